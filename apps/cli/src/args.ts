@@ -1,0 +1,30 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './io';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** node:util parseArgs, strict, with every failure turned into a UsageError. */
+export function parseCommandArgs<const O extends Options>(args: string[], options: O, allowPositionals = true) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Parses a flag that must be a positive integer, naming the flag when it is not. */
+export function intFlag(name: string, value: string | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${value}"`);
+  return parsed;
+}
+
+/** Splits a comma list flag (`--models a,b`) into trimmed, non-empty items. */
+export function listFlag(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}

@@ -1,0 +1,13 @@
+import type { CommandModule } from '../io';
+
+export interface CommandEntry {
+  summary: string;
+  load(): Promise<CommandModule>;
+}
+
+/**
+ * Every command, lazily imported so `--help` and each command start fast (no work before argv is
+ * parsed). Keep alphabetical; one line each.
+ */
+export const COMMANDS: Record<string, CommandEntry> = {
+};

@@ -1,0 +1,3 @@
+export { main, usage, VERSION } from './main';
+export { UsageError, EXIT } from './io';
+export type { CliIO, CommandModule } from './io';

@@ -1,0 +1,27 @@
+/** Everything a command touches of the outside world, so commands can be tested in-process. */
+export interface CliIO {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Resolves when the user asks to stop (SIGINT/SIGTERM); commands with long work listen to it. */
+  signal: AbortSignal;
+  /** Asks a yes/no question on a terminal; resolves false when there is no terminal. */
+  confirm(question: string): Promise<boolean>;
+}
+
+/** Thrown for bad arguments: the CLI prints the message and the command's usage and exits 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface CommandModule {
+  /** One or more lines shown by `crucibleforge <command> --help` and after a usage error. */
+  usage: string;
+  run(args: string[], io: CliIO): Promise<number>;
+}
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, noSandbox: 3 } as const;

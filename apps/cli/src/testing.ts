@@ -1,0 +1,16 @@
+import type { CliIO } from './io';
+
+/** An in-memory CliIO for tests: captures output, fixed env and cwd. */
+export function memoryIO(options: { env?: Record<string, string | undefined>; cwd?: string; confirm?: boolean } = {}) {
+  let out = '';
+  let err = '';
+  const io: CliIO = {
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+    env: options.env ?? {},
+    cwd: options.cwd ?? process.cwd(),
+    signal: new AbortController().signal,
+    confirm: async () => options.confirm ?? false,
+  };
+  return { io, stdout: () => out, stderr: () => err };
+}

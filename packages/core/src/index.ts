@@ -1,0 +1,29 @@
+export { CrucibleError, toCrucibleError } from './errors';
+export type { CrucibleErrorOptions } from './errors';
+export { systemClock, realSleep } from './world';
+export type { Clock, FetchLike, Sleep, RandomSource } from './world';
+export type {
+  ChatCompleter,
+  ChatMessage,
+  ChatReply,
+  ChatRequest,
+  ChatRole,
+  FinishReason,
+  ReasoningMode,
+  TokenUsage,
+  ToolCall,
+  ToolDefinition,
+} from './chat';
+export { CATEGORIES } from './results';
+export type {
+  Category,
+  Difficulty,
+  GradeOutcome,
+  GradeStatus,
+  JudgeIdentity,
+  JudgeRecord,
+  ResultRow,
+  RowTimings,
+  RunManifest,
+  SpeedSummary,
+} from './results';

@@ -1,0 +1,120 @@
+import type { ChatMessage, FinishReason, ToolCall, TokenUsage } from './chat';
+
+export type Category =
+  | 'coding'
+  | 'math'
+  | 'reasoning'
+  | 'tooluse'
+  | 'injection'
+  | 'instruct'
+  | 'longctx'
+  | 'prose'
+  | 'agent';
+
+export const CATEGORIES: readonly Category[] = [
+  'coding',
+  'math',
+  'reasoning',
+  'tooluse',
+  'injection',
+  'instruct',
+  'longctx',
+  'prose',
+  'agent',
+];
+
+export type Difficulty = 'easy' | 'medium' | 'hard';
+
+/**
+ * What a grader decided. `pending` = waits for the judge; `skipped` = not run (e.g. the model's
+ * context is too small; a skip is never a fail); `error` = infrastructure failed (never the model's fault).
+ */
+export type GradeStatus = 'pass' | 'fail' | 'pending' | 'skipped' | 'error';
+
+export interface GradeOutcome {
+  status: GradeStatus;
+  /** One line a human can read: `test 3 failed: expected 5, got 4`, `1 calls, expected 3`. */
+  reason: string;
+  /** Optional fraction of elements satisfied (checks passed, facts present), 0..1. */
+  score?: number;
+  details?: Record<string, unknown>;
+}
+
+/** Who judged, so rows judged by different judges are never silently mixed. */
+export interface JudgeIdentity {
+  model: string;
+  endpoint: string;
+  prompt_version: string;
+}
+
+export interface JudgeRecord {
+  verdict: 'correct' | 'incorrect' | 'judge-error';
+  note: string;
+  identity: JudgeIdentity;
+  samples: number;
+  /** Share of samples that agreed with the majority, 0..1. */
+  agreement: number;
+  judged_at: string;
+}
+
+export interface RowTimings {
+  ttft_s: number | null;
+  ttft_content_s: number | null;
+  e2e_s: number | null;
+  decode_tps: number | null;
+}
+
+/** One attempt of one case by one model: everything needed to report it and to audit it later. */
+export interface ResultRow {
+  schema_version: 1;
+  run_id: string;
+  /** The model's label in models.yaml (what reports show). */
+  model: string;
+  /** The id sent to the endpoint. */
+  model_id: string;
+  provider: string;
+  case_id: string;
+  case_revision: string;
+  category: Category;
+  difficulty: Difficulty;
+  title?: string;
+  seed: number | null;
+  messages: ChatMessage[];
+  content: string;
+  reasoning: string;
+  tool_calls: ToolCall[];
+  /** Every turn of a multi-step tool script, model and scripted tool results alike. */
+  transcript?: ChatMessage[];
+  finish_reason: FinishReason;
+  timings: RowTimings;
+  usage: TokenUsage;
+  cost_usd: number | null;
+  grade: GradeOutcome;
+  judge?: JudgeRecord;
+  overflow?: { happened: boolean; recovered: boolean; budget: number };
+  /** transport / provider error class when the request itself failed */
+  error_class?: string;
+  started_at: string;
+  finished_at: string;
+}
+
+/** Medians of one model's speed run, as the reporter shows them. */
+export interface SpeedSummary {
+  model: string;
+  ttft_s: number | null;
+  decode_tps: number | null;
+  prefill_tps: number | null;
+  plausibility?: { confidence: 'HIGH' | 'MEDIUM' | 'LOW' | 'UNKNOWN'; reasons: string[] };
+}
+
+export interface RunManifest {
+  schema_version: 1;
+  run_id: string;
+  created_at: string;
+  tool_version: string;
+  profile: string;
+  models: { label: string; model_id: string; provider: string }[];
+  cases: { id: string; revision: string; seed: number | null }[];
+  seed: number;
+  judge: JudgeIdentity | null;
+}
