@@ -22,6 +22,7 @@ export type {
   GradeStatus,
   JudgeIdentity,
   JudgeRecord,
+  PairwiseSummary,
   ResultRow,
   RowTimings,
   RunManifest,

@@ -118,3 +118,21 @@ export interface RunManifest {
   seed: number;
   judge: JudgeIdentity | null;
 }
+
+/** Pairwise comparison of models on the same prompts, judged in both orders (judge package produces it). */
+export interface PairwiseSummary {
+  models: string[];
+  pairs: {
+    a: string;
+    b: string;
+    wins: number;
+    ties: number;
+    losses: number;
+    /** (wins + ties/2) / total for `a` */
+    win_rate: number;
+    ci95: [number, number];
+  }[];
+  /** Bradley–Terry strengths on an Elo-like scale (1000 = average). */
+  ratings: { model: string; rating: number }[];
+  judge: JudgeIdentity | null;
+}
