@@ -1,1 +1,31 @@
-export {};
+export { JudgeError } from './errors';
+export type { JudgeErrorCode } from './errors';
+
+export { JUDGE_PROMPT_VERSION, PAIRWISE_PROMPT_VERSION, BORDERLINE_MARKER } from './prompts';
+
+export { judgeAgainstReference, referenceJudgeIdentity, isCloseCallNote } from './reference';
+export type {
+  JudgeModelRef,
+  JudgeCallOptions,
+  ReferenceJudgeInput,
+  ReferenceJudgeOptions,
+  JudgeTrace,
+  SampleTrace,
+} from './reference';
+export type { AttemptTrace } from './ask';
+
+export { extractJson, balancedObjectSpans } from './json-extract';
+export type { ExtractResult } from './json-extract';
+export { fenceToken } from './fence';
+
+export { runCanary, assertCanary, formatCanaryReport, CANARY_PROBES } from './canary';
+export type { CanaryProbe, CanaryOptions, CanaryReport, CanaryResult, CanaryFailure } from './canary';
+
+export { checkJudgeIndependence, sameModel } from './independence';
+export type { IndependenceCheck } from './independence';
+
+export { judgePair, pairwiseJudgeIdentity, combineOrders } from './pairwise';
+export type { PairInput, PairOutcome, PairVerdict, Preference } from './pairwise';
+
+export { aggregatePairwise, bradleyTerry, wilsonInterval, eloFromStrength } from './aggregate';
+export type { PairwiseGame, AggregateOptions } from './aggregate';
