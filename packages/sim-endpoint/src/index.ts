@@ -1,1 +1,19 @@
-export {};
+export { startSimEndpoint } from './server';
+export { simTokenize, countPromptTokens } from './tokenize';
+export { parseSimConfig } from './config';
+export type { SimErrorCode } from './config';
+export { detectReasoningOff } from './request';
+export { readSse } from './sse';
+export type { SseEvent } from './sse';
+export type {
+  AnswerFn,
+  ReasoningEncoding,
+  SimAnswer,
+  SimEndpoint,
+  SimEndpointOptions,
+  SimFault,
+  SimModelOptions,
+  SimRequestView,
+  SimTruth,
+  UsagePlacement,
+} from './types';

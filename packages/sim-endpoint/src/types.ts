@@ -34,6 +34,8 @@ export interface SimRequestView {
   reasoning_off: boolean;
   /** 0-based index of this request among all requests to this server. */
   index: number;
+  /** 0-based index of this request among the requests to this model (what `faults: [...]` is indexed by). */
+  model_index?: number;
   body: Record<string, unknown>;
 }
 
@@ -98,6 +100,10 @@ export interface SimTruth {
   last_token_ms: number | null;
   finish_reason: string | null;
   fault: SimFault['kind'] | null;
+  /** The HTTP status the server answered with (200 for streams and replies, else the error status). */
+  status?: number;
+  /** Set when the client went away (or the server closed) before the response was complete. */
+  aborted?: boolean;
 }
 
 export interface SimEndpointOptions {

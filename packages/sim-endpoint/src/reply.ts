@@ -1,0 +1,162 @@
+import type { ServerResponse } from 'node:http';
+import type { Plan } from './plan';
+import type { ResolvedModel } from './model';
+import { LOADING_COMMENT_MS, firstTokenDelayMs } from './model';
+import { waitUntil } from './timer';
+import type { SimFault, SimTruth } from './types';
+import { chunk, completionBody, eventDelta, sseFormatter, timingsObject, usageObject, type ReplyHeader } from './wire';
+
+/** Everything needed to send one successful (or mid-stream faulted) reply. */
+export interface ReplyContext {
+  res: ServerResponse;
+  model: ResolvedModel;
+  plan: Plan;
+  truth: SimTruth;
+  header: ReplyHeader;
+  fault: Exclude<SimFault, { kind: 'status' } | { kind: 'not_sse' }> | undefined;
+  /** The request carried stream_options.include_usage. */
+  include_usage: boolean;
+  /** Aborts when the client goes away or the endpoint closes. */
+  signal: AbortSignal;
+}
+
+function usageFor(ctx: ReplyContext) {
+  return usageObject({
+    prompt_tokens: ctx.truth.prompt_tokens,
+    cached_tokens: ctx.model.cached_tokens,
+    completion_tokens: ctx.truth.completion_tokens,
+    reasoning_tokens: ctx.truth.reasoning_tokens,
+  });
+}
+
+function timingsFor(ctx: ReplyContext) {
+  const firstEventTokens = ctx.plan.events[0]?.tokens ?? 0;
+  return timingsObject(ctx.truth, ctx.model.cached_tokens, firstEventTokens, ctx.model.decode_tps);
+}
+
+/** Writes text and returns the send time on performance.now(). */
+function send(res: ServerResponse, text: string): number {
+  const at = performance.now();
+  res.write(text);
+  return at;
+}
+
+/** Marks the token counts of one sent event in the truth record. */
+function recordEvent(truth: SimTruth, at: number, tokens: number, reasoning: number, content: number, tool: boolean) {
+  truth.events += 1;
+  truth.completion_tokens += tokens;
+  truth.reasoning_tokens += reasoning;
+  truth.content_tokens += content;
+  if (tokens > 0) {
+    truth.first_token_ms ??= at;
+    truth.last_token_ms = at;
+  }
+  if (reasoning > 0) truth.first_reasoning_ms ??= at;
+  if (content > 0) truth.first_content_ms ??= at;
+  if (tool) truth.tool_call_count += 1;
+}
+
+/** The comments and role chunk sent before the first token, in time order. */
+function preludeSteps(ctx: ReplyContext, tFirst: number): { at: number; text: string }[] {
+  const { model, truth } = ctx;
+  const sse = sseFormatter(model.crlf);
+  const steps: { at: number; text: string; order: number }[] = [];
+  const t0 = truth.received_ms;
+  for (let k = 0; k < model.loading_comments; k++) steps.push({ at: t0 + k * LOADING_COMMENT_MS, text: sse.comment('loading model'), order: 0 });
+  if (model.role_chunk) {
+    const at = t0 + model.loading_comments * LOADING_COMMENT_MS;
+    steps.push({ at, text: sse.data(chunk(ctx.header, { role: 'assistant', content: '' }, null, usageNull(ctx))), order: 1 });
+  }
+  if (model.keep_alive_ms > 0) {
+    for (let at = t0 + model.keep_alive_ms; at < tFirst; at += model.keep_alive_ms) steps.push({ at, text: sse.comment('keep-alive'), order: 2 });
+  }
+  return steps.sort((a, b) => a.at - b.at || a.order - b.order);
+}
+
+/** OpenAI sends `usage: null` on every chunk but the last when include_usage is set. */
+function usageNull(ctx: ReplyContext): Record<string, unknown> {
+  return ctx.include_usage && ctx.model.usage_placement === 'separate_chunk' ? { usage: null } : {};
+}
+
+/**
+ * Streams a reply as SSE on absolute deadlines: token k of the completion is due at
+ * t_first + k / decode_tps (plus any stall), so lateness of one event never carries into the next.
+ */
+export async function streamReply(ctx: ReplyContext): Promise<void> {
+  const { res, model, plan, truth, fault, signal } = ctx;
+  const sse = sseFormatter(model.crlf);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.flushHeaders();
+  const tFirst = truth.received_ms + firstTokenDelayMs(model, truth.prompt_tokens);
+  for (const step of preludeSteps(ctx, tFirst)) {
+    if (!(await waitUntil(step.at, signal))) return;
+    send(res, step.text);
+  }
+  let shift = 0;
+  let faultDone = fault === undefined;
+  /** Applies the mid-stream fault once `sent` tokens are out; returns false when the stream must stop. */
+  const applyFault = (sent: number, force: boolean): boolean => {
+    if (faultDone || !fault || (sent < fault.after_tokens && !force)) return true;
+    faultDone = true;
+    if (fault.kind === 'reset') {
+      res.socket?.destroy();
+      return false;
+    }
+    if (fault.kind === 'stall') shift += fault.stall_ms;
+    else send(res, `data: {"id": "${ctx.header.id}", "choices": [{"delta": {"content": "unterminated${model.crlf ? '\r\n\r\n' : '\n\n'}`);
+    return true;
+  };
+  let sent = 0;
+  for (const event of plan.events) {
+    if (!applyFault(sent, false)) return;
+    const due = tFirst + shift + (event.first_token / model.decode_tps) * 1000;
+    if (!(await waitUntil(due, signal))) return;
+    const at = send(res, sse.data(chunk(ctx.header, eventDelta(event, model.reasoning_encoding), null, usageNull(ctx))));
+    recordEvent(truth, at, event.tokens, event.reasoning_tokens, event.content_tokens, event.tool?.id !== undefined);
+    sent += event.tokens;
+  }
+  const shiftBefore = shift;
+  if (!applyFault(sent, true)) return;
+  // A stall that falls after the last token holds back the finish chunk instead.
+  if (shift > shiftBefore && !(await waitUntil(performance.now() + (shift - shiftBefore), signal))) return;
+  truth.finish_reason = plan.finish_reason;
+  const extra: Record<string, unknown> = usageNull(ctx);
+  if (model.usage_placement === 'finish_chunk') extra.usage = usageFor(ctx);
+  if (model.llamacpp_timings) extra.timings = timingsFor(ctx);
+  send(res, sse.data(chunk(ctx.header, {}, plan.finish_reason, extra)));
+  if (model.usage_placement === 'separate_chunk' && ctx.include_usage) {
+    send(res, sse.data(chunk(ctx.header, null, null, { usage: usageFor(ctx) })));
+  }
+  send(res, sse.data('[DONE]'));
+  res.end();
+}
+
+/**
+ * Answers a non-streaming request with one JSON body at the time the last token would have been
+ * sent. Faults: reset destroys the socket when token `after_tokens` is due, stall adds its delay,
+ * malformed_chunk sends a cut-off JSON body.
+ */
+export async function jsonReply(ctx: ReplyContext): Promise<void> {
+  const { res, model, plan, truth, fault, signal } = ctx;
+  const tFirst = truth.received_ms + firstTokenDelayMs(model, truth.prompt_tokens);
+  const lastEvent = plan.events[plan.events.length - 1];
+  let due = tFirst + ((lastEvent?.first_token ?? 0) / model.decode_tps) * 1000;
+  if (fault?.kind === 'reset') {
+    const at = tFirst + (Math.min(fault.after_tokens, plan.completion_tokens) / model.decode_tps) * 1000;
+    if (await waitUntil(at, signal)) res.socket?.destroy();
+    return;
+  }
+  if (fault?.kind === 'stall') due += fault.stall_ms;
+  if (!(await waitUntil(due, signal))) return;
+  const at = performance.now();
+  for (const event of plan.events) {
+    recordEvent(truth, at, event.tokens, event.reasoning_tokens, event.content_tokens, event.tool?.id !== undefined);
+  }
+  truth.events = 1;
+  truth.finish_reason = plan.finish_reason;
+  const extra: Record<string, unknown> = { usage: usageFor(ctx) };
+  if (model.llamacpp_timings) extra.timings = timingsFor(ctx);
+  const body = JSON.stringify(completionBody(ctx.header, plan, model.reasoning_encoding, extra));
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(fault?.kind === 'malformed_chunk' ? body.slice(0, Math.floor(body.length / 2)) : body);
+}
