@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/** The kinds of OpenAI-compatible servers the runner knows how to talk to. */
+export const PROVIDER_KINDS = [
+  'lmstudio',
+  'ollama',
+  'llamacpp',
+  'vllm',
+  'openrouter',
+  'deepseek',
+  'openai',
+  'generic',
+] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+/** Servers that run on the user's own hardware: one request at a time unless `concurrency` says more slots. */
+export const LOCAL_KINDS: ReadonlySet<ProviderKind> = new Set(['lmstudio', 'ollama', 'llamacpp', 'vllm']);
+
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name (letters, digits, _), not a key');
+
+/** USD per million tokens. `cached_input` defaults to `input`; `reasoning` defaults to `output`. */
+export const pricesSchema = z.strictObject({
+  input: z.number().nonnegative(),
+  cached_input: z.number().nonnegative().optional(),
+  output: z.number().nonnegative(),
+  reasoning: z.number().nonnegative().optional(),
+});
+export type Prices = z.infer<typeof pricesSchema>;
+
+export const providerSchema = z.strictObject({
+  kind: z.enum(PROVIDER_KINDS),
+  base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://localhost:1234/v1' }),
+  api_key_env: envName.optional(),
+  concurrency: z.int().min(1).max(256).optional(),
+  prices: pricesSchema.optional(),
+  /** Seconds before a request with no first token is abandoned (default 600). */
+  timeout_s: z.number().positive().optional(),
+});
+export type ProviderConfig = z.infer<typeof providerSchema>;
+
+export const leaseSchema = z.strictObject({
+  /** StudioForge lease server base URL; omit for a local lock file on this machine. */
+  server: z.url({ protocol: /^https?$/ }).optional(),
+  api_key_env: envName.optional(),
+  devices: z.array(z.int().min(0)).min(1).optional(),
+  /** Models the lease server should load for us (default: the model's id). */
+  model_ids: z.array(z.string().min(1)).optional(),
+  idle_ttl_s: z.int().min(1).optional(),
+  priority: z.int().min(1).max(3).optional(),
+  /** Seconds to keep waiting for a busy rig before giving up (default 600). */
+  wait_s: z.number().positive().optional(),
+});
+export type LeaseConfig = z.infer<typeof leaseSchema>;
+
+export const modelSchema = z.strictObject({
+  provider: z.string().min(1),
+  /** The id sent to the endpoint. */
+  id: z.string().min(1),
+  context_length: z.int().min(256).optional(),
+  reasoning: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** Hard cap on the tokens requested for any one reply (default: no cap beyond the case's budget). */
+  max_tokens: z.int().min(16).optional(),
+  /** A reasoning model gets the case budget × this factor (default 4), capped by max_tokens. */
+  reasoning_factor: z.number().min(1).max(64).default(4),
+  enabled: z.boolean().default(true),
+  /** Overrides the provider's prices. */
+  prices: pricesSchema.optional(),
+  lease: leaseSchema.optional(),
+  /** strict: the reply must name exactly this id; prefix: allow a dated/aliased suffix; off. */
+  verify_model: z.enum(['strict', 'prefix', 'off']).optional(),
+  /** Retry a reasoning overflow once with reasoning off (default true). */
+  recovery: z.boolean().default(true),
+  temperature: z.number().min(0).max(2).default(0),
+});
+export type ModelConfig = z.infer<typeof modelSchema>;
+
+export const judgeSchema = z.strictObject({
+  /** A model label from `models`. */
+  model: z.string().min(1),
+  samples: z.int().min(1).max(9).default(1),
+  max_tokens: z.int().min(64).optional(),
+});
+export type JudgeConfig = z.infer<typeof judgeSchema>;
+
+const labelKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'labels use letters, digits and . _ : -');
+
+export const configSchema = z.strictObject({
+  version: z.literal(1).optional(),
+  providers: z.record(labelKey, providerSchema).default({}),
+  models: z.record(labelKey, modelSchema).default({}),
+  judge: judgeSchema.optional(),
+});
+export type RunnerConfigData = z.infer<typeof configSchema>;

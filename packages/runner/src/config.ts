@@ -1,0 +1,196 @@
+import { readFile, access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import {
+  configSchema,
+  LOCAL_KINDS,
+  type ModelConfig,
+  type Prices,
+  type ProviderConfig,
+  type RunnerConfigData,
+} from './config-schema';
+import { configInvalid, RunnerError, type ConfigIssue } from './errors';
+
+/** A validated models.yaml, with the file it came from. */
+export interface RunnerConfig extends RunnerConfigData {
+  file: string;
+}
+
+/** One model with everything the runner needs from its provider resolved. */
+export interface ResolvedModel {
+  label: string;
+  model: ModelConfig;
+  providerName: string;
+  provider: ProviderConfig;
+  local: boolean;
+  /** How many of this provider's requests may run at once. */
+  concurrency: number;
+  prices: Prices | null;
+}
+
+type Path = (string | number)[];
+
+function positionOf(doc: Document, counter: LineCounter, path: Path, preferKey: string | undefined) {
+  // Walk as deep as the document goes; point at the key when the field itself is missing or unknown.
+  let node: unknown = doc.contents;
+  let offset = 0;
+  const segments = preferKey === undefined ? path : [...path, preferKey];
+  for (const segment of segments) {
+    if (!isMap(node)) break;
+    const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+    if (!pair) break;
+    const key = pair.key as { range?: [number, number, number] };
+    const value = pair.value as { range?: [number, number, number] } | null;
+    offset = (segment === preferKey ? key.range?.[0] : (value?.range?.[0] ?? key.range?.[0])) ?? offset;
+    node = pair.value;
+  }
+  if (node === doc.contents && segments.length === 0) offset = (doc.contents as { range?: number[] } | null)?.range?.[0] ?? 0;
+  const pos = counter.linePos(offset);
+  return { line: pos.line, column: pos.col };
+}
+
+function issuesFromZod(file: string, doc: Document, counter: LineCounter, error: z.ZodError): ConfigIssue[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+    const field = [...path, ...(unknownKey === undefined ? [] : [unknownKey])].join('.');
+    const message = issue.code === 'unrecognized_keys' ? `unknown field (${issue.message})` : issue.message;
+    return { file, field, message, ...positionOf(doc, counter, path, unknownKey) };
+  });
+}
+
+function crossReferenceIssues(file: string, doc: Document, counter: LineCounter, data: RunnerConfigData): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const at = (path: Path, message: string) =>
+    issues.push({ file, field: path.join('.'), message, ...positionOf(doc, counter, path, undefined) });
+  const providerNames = Object.keys(data.providers);
+  for (const [label, model] of Object.entries(data.models)) {
+    if (!data.providers[model.provider]) {
+      at(['models', label, 'provider'], `unknown provider "${model.provider}" (known: ${providerNames.join(', ') || 'none'})`);
+    }
+  }
+  if (data.judge && !data.models[data.judge.model]) {
+    at(['judge', 'model'], `unknown model "${data.judge.model}" (known: ${Object.keys(data.models).join(', ') || 'none'})`);
+  }
+  return issues;
+}
+
+/** Parses and validates models.yaml text. Throws RUNNER_CONFIG_INVALID naming file, line and field. */
+export function parseConfig(text: string, file = 'models.yaml'): RunnerConfig {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const issues = doc.errors.map((e) => {
+      const pos = counter.linePos(e.pos[0]);
+      return { file, line: pos.line, column: pos.col, field: '', message: `YAML syntax: ${e.message.split('\n')[0]}` };
+    });
+    throw configInvalid(file, issues);
+  }
+  const raw: unknown = doc.toJS() ?? {};
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) throw configInvalid(file, issuesFromZod(file, doc, counter, parsed.error));
+  const crossIssues = crossReferenceIssues(file, doc, counter, parsed.data);
+  if (crossIssues.length > 0) throw configInvalid(file, crossIssues);
+  return { ...parsed.data, file };
+}
+
+/** Reads and validates a models.yaml file. */
+export async function loadConfig(file: string): Promise<RunnerConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new RunnerError('RUNNER_CONFIG_NOT_FOUND', `cannot read configuration ${file}: ${(cause as Error).message}`, {
+      cause,
+      details: { file },
+    });
+  }
+  return parseConfig(text, file);
+}
+
+export interface ConfigLocations {
+  /** `--config PATH`, already resolved against the working directory. */
+  flag?: string;
+  /** `$CRUCIBLEFORGE_CONFIG`. */
+  envPath?: string;
+  cwd: string;
+  /** e.g. `$XDG_CONFIG_HOME/crucibleforge` or `~/.config/crucibleforge`. */
+  userConfigDir?: string;
+}
+
+/** Discovery order: --config, $CRUCIBLEFORGE_CONFIG, ./models.yaml, the user config dir. */
+export function configCandidates(locations: ConfigLocations): string[] {
+  const list = [locations.flag, locations.envPath, join(locations.cwd, 'models.yaml')];
+  if (locations.userConfigDir) list.push(join(locations.userConfigDir, 'models.yaml'));
+  return list.filter((p): p is string => typeof p === 'string' && p.length > 0);
+}
+
+/**
+ * The configuration file in use: an explicit flag or env path wins even when missing (so errors and
+ * `config --init` name it); otherwise the first candidate that exists, or null.
+ */
+export async function resolveConfigPath(locations: ConfigLocations): Promise<{ path: string | null; searched: string[] }> {
+  const searched = configCandidates(locations);
+  if (locations.flag) return { path: locations.flag, searched: [locations.flag] };
+  if (locations.envPath) return { path: locations.envPath, searched: [locations.envPath] };
+  for (const candidate of searched) {
+    try {
+      await access(candidate);
+      return { path: candidate, searched };
+    } catch {
+      // try the next one
+    }
+  }
+  return { path: null, searched };
+}
+
+/** Looks up a model label and resolves its provider, concurrency and prices. */
+export function resolveModel(config: RunnerConfigData & { file?: string }, label: string): ResolvedModel {
+  const model = config.models[label];
+  if (!model) {
+    throw new RunnerError(
+      'RUNNER_UNKNOWN_MODEL',
+      `unknown model "${label}"${config.file ? ` in ${config.file}` : ''} (configured: ${Object.keys(config.models).join(', ') || 'none'})`,
+      { details: { label } },
+    );
+  }
+  const provider = config.providers[model.provider];
+  if (!provider) throw new RunnerError('RUNNER_CONFIG_INVALID', `model "${label}" names unknown provider "${model.provider}"`);
+  const local = LOCAL_KINDS.has(provider.kind);
+  return {
+    label,
+    model,
+    providerName: model.provider,
+    provider,
+    local,
+    concurrency: provider.concurrency ?? (local ? 1 : 4),
+    prices: model.prices ?? provider.prices ?? null,
+  };
+}
+
+/** `--models a,b` or `all` (= every enabled model) → labels, checked against the config. */
+export function selectModels(config: RunnerConfigData & { file?: string }, requested: string[]): string[] {
+  if (requested.length === 1 && requested[0] === 'all') {
+    return Object.entries(config.models)
+      .filter(([, m]) => m.enabled)
+      .map(([label]) => label);
+  }
+  for (const label of requested) resolveModel(config, label);
+  return [...new Set(requested)];
+}
+
+/** The API key a provider needs, from the injected environment; throws naming the variable when unset. */
+export function apiKeyFor(resolved: ResolvedModel, env: Record<string, string | undefined>): string | undefined {
+  const name = resolved.provider.api_key_env;
+  if (!name) return undefined;
+  const value = env[name];
+  if (value === undefined || value === '') {
+    throw new RunnerError(
+      'RUNNER_MISSING_API_KEY',
+      `provider "${resolved.providerName}" (model "${resolved.label}") needs an API key: set the environment variable ${name}`,
+      { details: { variable: name, provider: resolved.providerName } },
+    );
+  }
+  return value;
+}
