@@ -105,5 +105,8 @@ export function extractJson<T>(content: string, schema: z.ZodType<T>, quoted: re
     if (isQuote(raw)) continue;
     return check(raw, 'last-object');
   }
+  if (spans.length > 0 || (tryParse(text) !== undefined && isQuote(text))) {
+    return { ok: false, problem: 'only JSON quoted from the candidate text, no verdict of its own' };
+  }
   return { ok: false, problem: text.includes('{') ? 'no complete JSON object (truncated or malformed)' : 'no JSON object' };
 }
