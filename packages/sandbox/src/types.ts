@@ -2,6 +2,8 @@
  * The public contract of @crucibleforge/sandbox. Other packages (cases, runner, cli) code against
  * these types; change them only together with their users.
  */
+import type { Clock } from '@crucibleforge/core';
+
 export type SandboxLanguage = 'python' | 'node';
 
 export type SandboxStatus = 'ok' | 'error' | 'timeout' | 'memory' | 'output_limit' | 'killed';
@@ -18,6 +20,14 @@ export interface SandboxRunRequest {
   /** Extra files placed next to the program (name → content), read-only for nothing else. */
   files?: Record<string, string>;
   signal?: AbortSignal;
+  /** CPU-time limit per process in seconds (RLIMIT_CPU; default: the wall limit, rounded up). */
+  cpuSeconds?: number;
+  /** Processes + threads the program may have at once (RLIMIT_NPROC in its user namespace; default 64). */
+  maxProcesses?: number;
+  /** Bytes of stdout and of stderr kept in the result (default 1 MiB each); more is flagged as truncated. */
+  maxOutputBytes?: number;
+  /** Size of the private writable /tmp (and cwd) in MiB (default 64). */
+  tmpMb?: number;
 }
 
 export interface SandboxResult {
@@ -63,4 +73,18 @@ export interface SandboxOptions {
   allowUnsandboxed?: boolean;
   /** Concurrent runs at most (default: number of cores). */
   poolSize?: number;
+  /** bwrap to use (default: the first of /usr/bin/bwrap, /usr/local/bin/bwrap, /bin/bwrap); tests point it at nothing. */
+  bwrapPath?: string;
+  /** When this process is root, launch bwrap as this uid so RLIMIT_NPROC applies (default 65534); null keeps root. */
+  runAsUid?: number | null;
+  /** prlimit (util-linux) used to set the limits (default /usr/bin/prlimit). */
+  prlimitPath?: string;
+  /** Python interpreter (default /usr/bin/python3). */
+  pythonPath?: string;
+  /** Node interpreter (default /usr/bin/node, else /usr/local/bin/node, else this process's own). */
+  nodePath?: string;
+  /** Host folder for the per-run temp dirs holding the program files (default os.tmpdir()). */
+  hostTmpDir?: string;
+  /** Monotonic clock for wall_ms (default performance.now). */
+  clock?: Clock;
 }
