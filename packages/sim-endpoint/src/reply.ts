@@ -48,6 +48,7 @@ function recordEvent(truth: SimTruth, at: number, tokens: number, reasoning: num
   truth.reasoning_tokens += reasoning;
   truth.content_tokens += content;
   if (tokens > 0) {
+    (truth.event_times_ms ??= []).push(at);
     truth.first_token_ms ??= at;
     truth.last_token_ms = at;
   }
@@ -88,11 +89,14 @@ export async function streamReply(ctx: ReplyContext): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
   const tFirst = truth.received_ms + firstTokenDelayMs(model, truth.prompt_tokens);
+  truth.first_token_due_ms = tFirst;
   for (const step of preludeSteps(ctx, tFirst)) {
     if (!(await waitUntil(step.at, signal))) return;
     send(res, step.text);
   }
   let shift = 0;
+  /** Set by a stall: nothing is sent before this time, and later deadlines move by the same amount. */
+  let stallUntil = 0;
   let faultDone = fault === undefined;
   /** Applies the mid-stream fault once `sent` tokens are out; returns false when the stream must stop. */
   const applyFault = (sent: number, force: boolean): boolean => {
@@ -102,23 +106,26 @@ export async function streamReply(ctx: ReplyContext): Promise<void> {
       res.socket?.destroy();
       return false;
     }
-    if (fault.kind === 'stall') shift += fault.stall_ms;
+    if (fault.kind === 'stall') stallUntil = performance.now() + fault.stall_ms;
     else send(res, `data: {"id": "${ctx.header.id}", "choices": [{"delta": {"content": "unterminated${model.crlf ? '\r\n\r\n' : '\n\n'}`);
     return true;
   };
   let sent = 0;
   for (const event of plan.events) {
     if (!applyFault(sent, false)) return;
-    const due = tFirst + shift + (event.first_token / model.decode_tps) * 1000;
+    let due = tFirst + shift + (event.first_token / model.decode_tps) * 1000;
+    if (due < stallUntil) {
+      shift += stallUntil - due;
+      due = stallUntil;
+    }
     if (!(await waitUntil(due, signal))) return;
     const at = send(res, sse.data(chunk(ctx.header, eventDelta(event, model.reasoning_encoding), null, usageNull(ctx))));
     recordEvent(truth, at, event.tokens, event.reasoning_tokens, event.content_tokens, event.tool?.id !== undefined);
     sent += event.tokens;
   }
-  const shiftBefore = shift;
   if (!applyFault(sent, true)) return;
   // A stall that falls after the last token holds back the finish chunk instead.
-  if (shift > shiftBefore && !(await waitUntil(performance.now() + (shift - shiftBefore), signal))) return;
+  if (stallUntil > performance.now() && !(await waitUntil(stallUntil, signal))) return;
   truth.finish_reason = plan.finish_reason;
   const extra: Record<string, unknown> = usageNull(ctx);
   if (model.usage_placement === 'finish_chunk') extra.usage = usageFor(ctx);
@@ -139,6 +146,7 @@ export async function streamReply(ctx: ReplyContext): Promise<void> {
 export async function jsonReply(ctx: ReplyContext): Promise<void> {
   const { res, model, plan, truth, fault, signal } = ctx;
   const tFirst = truth.received_ms + firstTokenDelayMs(model, truth.prompt_tokens);
+  truth.first_token_due_ms = tFirst;
   const lastEvent = plan.events[plan.events.length - 1];
   let due = tFirst + ((lastEvent?.first_token ?? 0) / model.decode_tps) * 1000;
   if (fault?.kind === 'reset') {

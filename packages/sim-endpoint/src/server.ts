@@ -42,6 +42,8 @@ function newTruth(index: number, model: string, receivedMs: number): SimTruth {
     last_token_ms: null,
     finish_reason: null,
     fault: null,
+    event_times_ms: [],
+    first_token_due_ms: null,
   };
 }
 

@@ -100,6 +100,10 @@ export interface SimTruth {
   last_token_ms: number | null;
   finish_reason: string | null;
   fault: SimFault['kind'] | null;
+  /** Send time of every token-carrying event (one entry for a non-streaming reply), performance.now(). */
+  event_times_ms?: number[];
+  /** When the first token was due (receipt + loading + base + prefill), performance.now(); null for errors. */
+  first_token_due_ms?: number | null;
   /** The HTTP status the server answered with (200 for streams and replies, else the error status). */
   status?: number;
   /** Set when the client went away (or the server closed) before the response was complete. */
