@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CrucibleError } from '@crucibleforge/core';
+import { parseSimConfig, startSimEndpoint, type SimEndpointOptions } from '@crucibleforge/sim-endpoint';
+import { LineCounter, parseDocument } from 'yaml';
+import { intFlag, parseCommandArgs } from '../args';
+import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+
+const DEFAULT_PORT = 8089;
+
+/** Two demo models: a thinking model streaming reasoning_content, and a plain llama.cpp-style one. */
+export const DEFAULT_SIM_CONFIG: SimEndpointOptions = {
+  models: [
+    {
+      id: 'sim-fast',
+      first_token_base_ms: 120,
+      decode_tps: 90,
+      reasoning_encoding: 'reasoning_content',
+      context_length: 32768,
+      answer: {
+        reasoning: 'The user greeted me. A short, friendly reply is enough here.',
+        content: 'Hello! I am sim-fast, a simulated model served by CrucibleForge.',
+      },
+    },
+    {
+      id: 'sim-plain',
+      first_token_base_ms: 250,
+      decode_tps: 35,
+      usage_placement: 'finish_chunk',
+      llamacpp_timings: true,
+      context_length: 8192,
+      answer: { content: 'Hello! I am sim-plain, a simulated model without a reasoning channel.' },
+    },
+  ],
+};
+
+const usage = `Usage: crucibleforge sim [--port N] [--host H] [--config file.yaml]
+
+Starts the simulated OpenAI-compatible endpoint (GET /v1/models, POST /v1/chat/completions)
+and serves until Ctrl-C.
+
+Options:
+  --port N          port to listen on (default: the config's port, else ${DEFAULT_PORT}; 0 = a free port)
+  --host H          address to bind (default: the config's host, else 127.0.0.1)
+  --config FILE     YAML config: {models: [{id, decode_tps, reasoning_encoding, answer, faults, ...}],
+                    port?, host?, api_key?} (default: two demo models, sim-fast and sim-plain)
+`;
+
+/** Reads and validates a YAML config; the message names file:line:col or the file and field. */
+async function loadConfig(file: string): Promise<SimEndpointOptions> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CrucibleError('SIM_CONFIG_INVALID', `${file}: cannot read the sim config: ${(error as Error).message}`);
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
+  const first = doc.errors[0];
+  if (first) {
+    const at = lineCounter.linePos(first.pos[0]);
+    const where = `${file}:${at.line}:${at.col}`;
+    throw new CrucibleError('SIM_CONFIG_INVALID', `${where}: YAML syntax error: ${first.message.split('\n')[0]}`);
+  }
+  return parseSimConfig(doc.toJS(), file);
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    if (signal.aborted) return done();
+    signal.addEventListener('abort', () => done(), { once: true });
+  });
+}
+
+function curlExample(url: string, model: string, apiKey: string | undefined): string {
+  const body = JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'Hello' }] });
+  const auth = apiKey ? ` -H 'authorization: Bearer ${apiKey}'` : '';
+  return `curl -sN ${url}/chat/completions -H 'content-type: application/json'${auth} -d '${body}'`;
+}
+
+export const command: CommandModule = {
+  usage,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parseCommandArgs(args, {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      config: { type: 'string' },
+    });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const port = values.port === undefined ? undefined : intFlag('port', values.port, 0, 0);
+    if (port !== undefined && port > 65535) throw new UsageError(`--port must be at most 65535, got "${values.port}"`);
+    if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host must not be empty');
+    let config: SimEndpointOptions;
+    try {
+      config = values.config === undefined ? DEFAULT_SIM_CONFIG : await loadConfig(resolve(io.cwd, values.config));
+    } catch (error) {
+      if (!CrucibleError.isInstance(error)) throw error;
+      io.stderr.write(`crucibleforge sim: ${error.message}\n`);
+      return EXIT.failed;
+    }
+    const options = { ...config, port: port ?? config.port ?? DEFAULT_PORT, host: values.host ?? config.host ?? '127.0.0.1' };
+    let sim;
+    try {
+      sim = await startSimEndpoint(options);
+    } catch (error) {
+      if (!CrucibleError.isInstance(error)) throw error;
+      const hint = error.code === 'SIM_LISTEN_FAILED' ? ' (try another --port, or --port 0 for a free one)' : '';
+      io.stderr.write(`crucibleforge sim: ${error.message}${hint}\n`);
+      return EXIT.failed;
+    }
+    const ids = options.models.map((m) => m.id);
+    io.stdout.write(
+      [
+        `sim endpoint listening on ${sim.url}`,
+        `models: ${ids.join(', ')}`,
+        `try: ${curlExample(sim.url, ids[0]!, options.api_key)}`,
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
+    await untilAborted(io.signal);
+    await sim.close();
+    io.stdout.write(`sim endpoint stopped after ${sim.truth.length} request(s)\n`);
+    return EXIT.ok;
+  },
+};
