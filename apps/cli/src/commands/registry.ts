@@ -10,4 +10,5 @@ export interface CommandEntry {
  * parsed). Keep alphabetical; one line each.
  */
 export const COMMANDS: Record<string, CommandEntry> = {
+  sim: { summary: 'serve the simulated OpenAI-compatible endpoint (demo models or a YAML config)', load: async () => (await import('./sim')).command },
 };
