@@ -70,11 +70,13 @@ describe('bradleyTerry', () => {
 describe('aggregatePairwise', () => {
   it('counts win/tie/loss from a’s side whatever order the games were given in, and skips judge errors', () => {
     const outcomes = [...games('m1', 'm2', 'AAATBE'), ...games('m2', 'm1', 'AB'), ...games('m2', 'm3', 'AAAA')];
+    outcomes[3] = { ...outcomes[3]!, position_bias: true };
     const judge = { model: 'j', endpoint: 'e', prompt_version: 'pairwise/1' };
     const summary = aggregatePairwise(outcomes, ['m1', 'm2', 'm3'], { judge });
     expect(summary.models).toEqual(['m1', 'm2', 'm3']);
     expect(summary.judge).toBe(judge);
     expect(summary.pairs).toHaveLength(2); // m1 and m3 never met
+    expect([summary.games, summary.judge_errors, summary.position_bias_ties]).toEqual([11, 1, 1]);
     const [p12, p23] = summary.pairs;
     expect(p12).toMatchObject({ a: 'm1', b: 'm2', wins: 4, ties: 1, losses: 2 });
     expect(p12!.win_rate).toBeCloseTo(4.5 / 7, 12);

@@ -8,6 +8,18 @@ export interface PairwiseGame {
   b: string;
   /** From PairOutcome.result: 'A' = a won. `judge-error` games are skipped. */
   result: PairOutcome['result'];
+  /** From PairOutcome.position_bias: only counted. */
+  position_bias?: boolean;
+}
+
+/** core's PairwiseSummary plus the counts a report should show next to it. */
+export interface PairwiseAggregate extends PairwiseSummary {
+  /** Games that entered the tallies (judge errors excluded). */
+  games: number;
+  /** Games skipped because either order gave no verdict. */
+  judge_errors: number;
+  /** Ties that came from the two orders naming opposite winners. */
+  position_bias_ties: number;
 }
 
 export interface AggregateOptions {
@@ -73,10 +85,10 @@ export function eloFromStrength(strength: number): number {
  * a before b) that played at least one game. win/tie/loss are from a's side; win_rate =
  * (wins + ties/2) / games with a 95 % Wilson interval on that same count; ratings are Bradley–Terry
  * strengths (ties as half-wins, `prior` virtual games per pair) on the Elo-like scale, highest first.
- * judge-error games are skipped. Throws JUDGE_INVALID_INPUT for a game naming a model not in `models`,
+ * judge-error games are skipped (and counted). Throws JUDGE_INVALID_INPUT for a game naming a model not in `models`,
  * a model playing itself, or duplicate model names.
  */
-export function aggregatePairwise(outcomes: readonly PairwiseGame[], models: readonly string[], options: AggregateOptions = {}): PairwiseSummary {
+export function aggregatePairwise(outcomes: readonly PairwiseGame[], models: readonly string[], options: AggregateOptions = {}): PairwiseAggregate {
   const index = new Map<string, number>();
   models.forEach((m, i) => {
     if (typeof m !== 'string' || m === '') throw invalidInput(`models[${i}]`, 'expected a model name');
@@ -87,6 +99,9 @@ export function aggregatePairwise(outcomes: readonly PairwiseGame[], models: rea
   const wins = Array.from({ length: k }, () => new Array<number>(k).fill(0));
   const count = Array.from({ length: k }, () => Array.from({ length: k }, () => ({ w: 0, t: 0, l: 0 })));
 
+  let played = 0;
+  let judgeErrors = 0;
+  let biasTies = 0;
   outcomes.forEach((game, g) => {
     const i = index.get(game.a);
     const j = index.get(game.b);
@@ -97,7 +112,12 @@ export function aggregatePairwise(outcomes: readonly PairwiseGame[], models: rea
     if (game.result !== 'judge-error' && score === null) {
       throw invalidInput(`outcomes[${g}].result`, `expected A, B, tie or judge-error, got ${String(game.result)}`);
     }
-    if (score === null) return;
+    if (score === null) {
+      judgeErrors++;
+      return;
+    }
+    played++;
+    if (game.result === 'tie' && game.position_bias === true) biasTies++;
     const ab = count[i]![j]!;
     const ba = count[j]![i]!;
     if (score === 1) {
@@ -127,5 +147,13 @@ export function aggregatePairwise(outcomes: readonly PairwiseGame[], models: rea
   const ratings = models
     .map((model, i) => ({ model, rating: eloFromStrength(strengths[i] as number) }))
     .sort((x, y) => y.rating - x.rating);
-  return { models: [...models], pairs, ratings, judge: options.judge ?? null };
+  return {
+    models: [...models],
+    pairs,
+    ratings,
+    judge: options.judge ?? null,
+    games: played,
+    judge_errors: judgeErrors,
+    position_bias_ties: biasTies,
+  };
 }

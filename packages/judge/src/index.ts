@@ -28,4 +28,6 @@ export { judgePair, pairwiseJudgeIdentity, combineOrders } from './pairwise';
 export type { PairInput, PairOutcome, PairVerdict, Preference } from './pairwise';
 
 export { aggregatePairwise, bradleyTerry, wilsonInterval, eloFromStrength } from './aggregate';
-export type { PairwiseGame, AggregateOptions } from './aggregate';
+export type { PairwiseGame, PairwiseAggregate, AggregateOptions } from './aggregate';
+
+export { needsJudging, gradeFromVerdict, sameJudge } from './records';
