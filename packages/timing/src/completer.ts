@@ -1,0 +1,31 @@
+import type { ChatCompleter, ChatReply, ChatRequest, Clock, FetchLike } from '@crucibleforge/core';
+import { streamChat } from './stream';
+import type { ProviderKind, TimedCompletion, TimingTimeouts } from './types';
+
+export interface TimedCompleterOptions {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  providerKind?: ProviderKind;
+  fetch?: FetchLike;
+  clock?: Clock;
+  timeouts?: Partial<TimingTimeouts>;
+  extraBody?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+/** core's ChatCompleter backed by the timing client, plus the timed variant. */
+export interface TimedCompleter extends ChatCompleter {
+  complete(request: ChatRequest): Promise<ChatReply>;
+  completeTimed(request: ChatRequest): Promise<TimedCompletion>;
+}
+
+/** A ChatCompleter for one endpoint and model that streams every request and keeps its timings. */
+export function createTimedCompleter(options: TimedCompleterOptions): TimedCompleter {
+  const completeTimed = (request: ChatRequest): Promise<TimedCompletion> =>
+    streamChat({ ...options, request, events: false }).result;
+  return {
+    completeTimed,
+    complete: async (request) => (await completeTimed(request)).reply,
+  };
+}
