@@ -19,9 +19,9 @@ export interface RunFacts {
   stderrTail: string;
 }
 
-const SIGNAL_NAMES = new Map<number, string>(
-  Object.entries(constants.signals).map(([name, num]) => [num, name] as [number, string]),
-);
+const SIGNAL_NAMES = new Map<number, string>();
+// First name wins: os.constants lists SIGABRT before its alias SIGIOT, SIGIO before SIGPOLL.
+for (const [name, num] of Object.entries(constants.signals)) if (!SIGNAL_NAMES.has(num)) SIGNAL_NAMES.set(num, name);
 
 /** `128 + N` from a shell or bwrap means "killed by signal N"; returns that signal's name. */
 export function signalFromStatus(status: number): string | null {

@@ -131,6 +131,7 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
       env: { PATH: '/usr/bin:/bin' },
       disableNestedUserns: found.disableUsernsSupported,
       hostname: 'sandbox',
+      statusFd: null,
       command: ['/bin/sh', '-c', 'exit 0'],
     };
     const probe = await execa(bwrapPath, buildBwrapArgs(policy), {

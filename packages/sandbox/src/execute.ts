@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import type { Clock } from '@crucibleforge/core';
 import { CappedCapture } from './capture';
@@ -25,6 +26,39 @@ export interface LaunchSpec {
   clock: Clock;
   /** Start in a new process group and kill the whole group (used without bwrap). */
   killGroup: boolean;
+  /** bwrap reports JSON status on STATUS_FD: watch its init pid, kill it too, wait until it is gone. */
+  bwrapStatus?: boolean;
+}
+
+/** The fd bwrap's --json-status-fd writes to (fd 3 is the wrapper's report). */
+export const STATUS_FD = 4;
+
+/** How long to wait for the sandbox's init (and so its whole pid namespace) to be gone. */
+const REAP_WAIT_MS = 3000;
+
+/** True when `pid` no longer runs: no /proc entry, or a zombie (a pid-namespace init is a zombie only once all its processes are dead). */
+async function isGone(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return true;
+  }
+}
+
+async function waitGone(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
+    if (await isGone(pid)) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+function parseInitPid(text: string): number | null {
+  const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
+  return match ? Number(match[1]) : null;
 }
 
 export interface LaunchOutcome {
@@ -42,6 +76,7 @@ export async function launch(spec: LaunchSpec): Promise<LaunchOutcome> {
   const stdout = new CappedCapture(spec.capBytes, spec.token);
   const stderr = new CappedCapture(spec.capBytes);
   let reportText = '';
+  let statusText = '';
   let timedOut = false;
   let outputKilled = false;
   let aborted = false;
@@ -51,7 +86,7 @@ export async function launch(spec: LaunchSpec): Promise<LaunchOutcome> {
     cwd: spec.cwd,
     extendEnv: false,
     env: { ...spec.env },
-    stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
+    stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe', spec.bwrapStatus ? 'pipe' : 'ignore'],
     buffer: false,
     reject: false,
     stripFinalNewline: false,
@@ -60,13 +95,19 @@ export async function launch(spec: LaunchSpec): Promise<LaunchOutcome> {
     ...identity(spec.uid),
   });
 
-  const kill = () => {
+  const signalQuietly = (pid: number) => {
     try {
-      if (spec.killGroup && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      else child.kill('SIGKILL');
+      process.kill(pid, 'SIGKILL');
     } catch {
       // already gone
     }
+  };
+  const kill = () => {
+    if (spec.killGroup && child.pid !== undefined) signalQuietly(-child.pid);
+    else child.kill('SIGKILL');
+    // The sandbox's init dies with bwrap (--die-with-parent); killing it directly does not wait for that.
+    const init = parseInitPid(statusText);
+    if (init !== null) signalQuietly(init);
   };
   const onOutput = (capture: CappedCapture) => (chunk: Buffer) => {
     capture.push(chunk);
@@ -80,6 +121,9 @@ export async function launch(spec: LaunchSpec): Promise<LaunchOutcome> {
   const reportStream = child.stdio[3];
   reportStream?.on('data', (chunk: Buffer) => {
     if (reportText.length < 4096) reportText += chunk.toString('utf8');
+  });
+  child.stdio[STATUS_FD]?.on('data', (chunk: Buffer) => {
+    if (statusText.length < 4096) statusText += chunk.toString('utf8');
   });
   if (spec.stdin !== undefined && child.stdin) {
     child.stdin.on('error', () => {}); // the program may exit without reading its input
@@ -116,11 +160,16 @@ export async function launch(spec: LaunchSpec): Promise<LaunchOutcome> {
       // nothing left
     }
   }
+  const init = parseInitPid(statusText);
+  if (init !== null && !(await waitGone(init, REAP_WAIT_MS))) {
+    signalQuietly(init);
+    await waitGone(init, REAP_WAIT_MS);
+  }
   // Streams close once every holder of the pipes is gone; never wait forever for that.
   let graceTimer: NodeJS.Timeout | undefined;
   const grace = new Promise<void>((resolve) => {
     graceTimer = setTimeout(() => {
-      for (const stream of [child.stdout, child.stderr, reportStream]) stream?.destroy();
+      for (const stream of [child.stdout, child.stderr, reportStream, child.stdio[STATUS_FD]]) stream?.destroy();
       resolve();
     }, DRAIN_GRACE_MS);
   });

@@ -20,6 +20,8 @@ export interface BwrapPolicy {
   /** Add `--unshare-user --disable-userns` (no nested user namespaces); needs bwrap ≥ 0.8. */
   disableNestedUserns: boolean;
   hostname: string;
+  /** bwrap writes JSON status (the sandbox's init pid, the exit code) on this fd; null for none. */
+  statusFd: number | null;
   /** The command run inside (absolute paths: there is no PATH lookup before the env is set). */
   command: readonly string[];
 }
@@ -49,6 +51,7 @@ export function buildBwrapArgs(policy: BwrapPolicy): string[] {
   const args: string[] = ['--unshare-all'];
   if (policy.disableNestedUserns) args.push('--unshare-user', '--disable-userns');
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', policy.hostname);
+  if (policy.statusFd !== null) args.push('--json-status-fd', String(policy.statusFd));
   for (const link of policy.symlinks) args.push('--symlink', link.target, link.path);
   for (const path of policy.readOnlyPaths) args.push('--ro-bind-try', path, path);
   args.push('--proc', '/proc', '--dev', '/dev');

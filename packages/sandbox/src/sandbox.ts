@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import { CrucibleError, systemClock } from '@crucibleforge/core';
 import { classify } from './classify';
 import { detectSandbox, readHostLayout, type HostLayout, type SandboxDetection } from './detect';
-import { launch } from './execute';
+import { launch, STATUS_FD } from './execute';
 import { interpreterCommand, mainFileName, resolveInterpreters, type InterpreterPaths } from './interpreters';
 import { buildLimitedCommand, type ResourceLimits } from './limits';
 import { buildBwrapArgs, isSafeFileName, SANDBOX_WORK_DIR } from './policy';
@@ -147,9 +147,18 @@ async function runOnce(rt: Runtime, req: Resolved, stdin: string | undefined, si
       env: envFor('/tmp'),
       disableNestedUserns: rt.detection.disableUsernsSupported,
       hostname: 'sandbox',
+      statusFd: STATUS_FD,
       command,
     });
-    const outcome = await launch({ ...common, file: rt.detection.bwrapPath!, args, cwd: '/', uid: rt.detection.runAsUid, killGroup: false });
+    const outcome = await launch({
+      ...common,
+      file: rt.detection.bwrapPath!,
+      args,
+      cwd: '/',
+      uid: rt.detection.runAsUid,
+      killGroup: false,
+      bwrapStatus: true,
+    });
     if (!outcome.report.started && !outcome.facts.timedOut && !outcome.facts.aborted && !outcome.facts.outputKilled) {
       throw new CrucibleError<SandboxErrorCode>('SANDBOX_FAILED', `bwrap could not start the program: ${outcome.stderr.text().trim().slice(0, 500)}`, {
         details: { exitCode: outcome.facts.exitCode },
