@@ -32,8 +32,8 @@ export interface AcquireLocalLeaseOptions {
   reason?: string;
   /** Wall-clock milliseconds for the start time and waits (default Date.now). */
   now?: () => number;
-  /** Default: `process.kill(pid, 0)` (a probe, sends nothing); EPERM counts as alive. */
-  isPidAlive?: (pid: number) => boolean;
+  /** Default: `process.kill(pid, 0)` (a probe, sends nothing); EPERM counts as alive. May be async. */
+  isPidAlive?: (pid: number) => boolean | Promise<boolean>;
   /** Keep trying this long while a live process holds a GPU (default 0: refuse at once). */
   waitMs?: number;
   pollMs?: number;
@@ -94,10 +94,10 @@ async function readRecord(path: string): Promise<LocalLockRecord | null | 'garba
 
 type Verdict = { live: true; why: string } | { live: false };
 
-function judge(record: LocalLockRecord | 'garbage', host: string, isPidAlive: (pid: number) => boolean): Verdict {
+async function judge(record: LocalLockRecord | 'garbage', host: string, isPidAlive: (pid: number) => boolean | Promise<boolean>): Promise<Verdict> {
   if (record === 'garbage') return { live: false };
   if (record.host !== host) return { live: true, why: `on another host (${record.host}), so its PID cannot be checked` };
-  return isPidAlive(record.pid) ? { live: true, why: 'still running' } : { live: false };
+  return (await isPidAlive(record.pid)) ? { live: true, why: 'still running' } : { live: false };
 }
 
 /** Creates `path` holding `content` only if it does not exist: link(2) of a fully written temp file (atomic like O_EXCL, and never half-written). */
@@ -121,7 +121,7 @@ async function createExclusive(path: string, content: string, tmpSuffix: string)
 
 interface World {
   host: string;
-  isPidAlive: (pid: number) => boolean;
+  isPidAlive: (pid: number) => boolean | Promise<boolean>;
   pid: number;
   id: string;
 }
@@ -134,14 +134,14 @@ async function lockOne(path: string, content: string, world: World): Promise<Loc
     if (await createExclusive(path, content, world.id)) return { ok: true };
     const existing = await readRecord(path);
     if (existing === null) continue; // released between our link and read
-    const verdict = judge(existing, world.host, world.isPidAlive);
+    const verdict = await judge(existing, world.host, world.isPidAlive);
     if (verdict.live) return { ok: false, path, record: existing, why: verdict.why };
     // Stale: only one process may replace it, so take the guard first.
     const guard = `${path}.takeover`;
     const guardContent = JSON.stringify({ pid: world.pid, host: world.host, lease_id: world.id });
     if (!(await createExclusive(guard, guardContent, world.id))) {
       const other = await readRecord(guard);
-      if (other !== null && judge(other, world.host, world.isPidAlive).live) {
+      if (other !== null && (await judge(other, world.host, world.isPidAlive)).live) {
         return { ok: false, path, record: existing, why: 'being taken over by another process right now' };
       }
       await unlink(guard).catch(() => {}); // its owner died mid-takeover
@@ -316,7 +316,11 @@ export interface LocalLockInfo {
 }
 
 /** Lists the GPU lock files under `cacheDir` ([] when the directory does not exist). */
-export async function listLocalLocks(options: { cacheDir: string; host?: string; isPidAlive?: (pid: number) => boolean }): Promise<LocalLockInfo[]> {
+export async function listLocalLocks(options: {
+  cacheDir: string;
+  host?: string;
+  isPidAlive?: (pid: number) => boolean | Promise<boolean>;
+}): Promise<LocalLockInfo[]> {
   let names: string[];
   try {
     names = await readdir(options.cacheDir);
@@ -333,7 +337,7 @@ export async function listLocalLocks(options: { cacheDir: string; host?: string;
     const path = join(options.cacheDir, name);
     const record = await readRecord(path);
     if (record === null) continue;
-    const alive = record === 'garbage' || record.host !== host ? 'unknown' : isPidAlive(record.pid);
+    const alive = record === 'garbage' || record.host !== host ? 'unknown' : await isPidAlive(record.pid);
     found.push({ device: Number(match[1]), path, record: record === 'garbage' ? null : record, alive });
   }
   return found.sort((a, b) => a.device - b.device);
