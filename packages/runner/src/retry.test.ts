@@ -17,7 +17,7 @@ describe('classifyFailure', () => {
     });
   });
   it('never retries once tokens were streamed', () => {
-    const e = new CrucibleError('TIMING_CONNECTION_RESET', 'reset', { retryable: true, details: { streamStarted: true } });
+    const e = new CrucibleError('TIMING_CONNECTION_RESET', 'reset', { retryable: true, details: { partial: { token_events: 3 } } });
     expect(classifyFailure(e).retryable).toBe(false);
     expect(classifyFailure(new Error('boom'))).toMatchObject({ errorClass: 'other', retryable: false });
   });

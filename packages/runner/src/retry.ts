@@ -36,7 +36,8 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
   const status = numberOr(d['status']);
   const retryAfterS = numberOr(d['retryAfterS']) ?? numberOr(d['retry_after_s']);
   // Tokens already streamed make a resend a different measurement: only failures before the stream count.
-  const streamed = d['streamStarted'] === true || (numberOr(d['tokens']) ?? 0) > 0;
+  const partial = d['partial'] as { token_events?: unknown } | undefined;
+  const streamed = d['streamStarted'] === true || (numberOr(partial?.token_events) ?? 0) > 0;
   const code = error.code;
   let errorClass: EndpointErrorClass = 'other';
   if (status === 429) errorClass = 'rate-limited';

@@ -1,0 +1,270 @@
+import type { ChatMessage, ChatRequest, GradeOutcome, ReasoningMode, ToolCall, TokenUsage } from '@crucibleforge/core';
+import type { Sandbox } from '@crucibleforge/sandbox';
+import type { ModelClient, TimedReply } from './client';
+import type { ResolvedModel } from './config';
+import { addCost, costOfUsage, EMPTY_USAGE, sumUsage } from './cost';
+import type { CaseDriver, MaterializedCase, PlannedCase } from './driver';
+import { wrongModelReason, type VerifyMode } from './guard';
+import { withRetries, type ClassifiedFailure, type RetryPolicy, type RetryWorld } from './retry';
+import type { RunRow } from './storage-types';
+
+/** Everything one model's cases share while it runs. `reasoning` is learned (auto models flip on). */
+export interface ModelContext {
+  runId: string;
+  resolved: ResolvedModel;
+  client: ModelClient;
+  driver: CaseDriver;
+  sandbox: () => Promise<Sandbox>;
+  verify: VerifyMode;
+  reasoning: boolean;
+  contextLength: number | null;
+  retry: RetryPolicy;
+  retryWorld: RetryWorld;
+  signal: AbortSignal;
+  now: () => Date;
+  newId: () => string;
+}
+
+export type CaseOutcome =
+  | { kind: 'row'; row: RunRow; endpointFailure: boolean }
+  | { kind: 'wrong-model'; message: string }
+  | { kind: 'aborted' };
+
+/** The budget actually sent: reasoning models get the case budget × factor; the model's cap always applies. */
+export function sentBudget(ctx: Pick<ModelContext, 'resolved' | 'reasoning'>, caseBudget: number): number {
+  const m = ctx.resolved.model;
+  const boosted = ctx.reasoning ? Math.ceil(caseBudget * m.reasoning_factor) : caseBudget;
+  return Math.min(boosted, m.max_tokens ?? Number.POSITIVE_INFINITY);
+}
+
+/** Thought until the budget ran out: cut off, nothing visible, something in the reasoning channel. */
+export function isOverflow(reply: TimedReply['reply']): boolean {
+  return (
+    reply.finish_reason === 'length' &&
+    reply.content.trim() === '' &&
+    reply.tool_calls.length === 0 &&
+    reply.reasoning.trim() !== ''
+  );
+}
+
+const hasAnswer = (r: TimedReply['reply']) => r.content.trim() !== '' || r.tool_calls.length > 0;
+
+class WrongModel {
+  constructor(readonly message: string) {}
+}
+class Failed {
+  constructor(readonly failure: ClassifiedFailure) {}
+}
+
+/** Accumulates the calls of one case: billing covers every attempt, timings are the answer's. */
+class Tally {
+  usage: TokenUsage = EMPTY_USAGE;
+  cost: number | null = null;
+  e2e = 0;
+  reasoning: string[] = [];
+  calls = 0;
+  constructor(private readonly ctx: ModelContext) {}
+  add(result: TimedReply): void {
+    this.usage = sumUsage(this.usage, result.reply.usage);
+    this.cost = addCost(this.cost, costOfUsage(result.reply.usage, this.ctx.resolved.prices));
+    this.e2e += result.e2e_s ?? 0;
+    if (result.reply.reasoning.trim() !== '') this.reasoning.push(result.reply.reasoning);
+    this.calls += 1;
+  }
+}
+
+async function ask(
+  ctx: ModelContext,
+  tally: Tally,
+  request: Omit<ChatRequest, 'signal'>,
+): Promise<TimedReply> {
+  const attempted = await withRetries(
+    () => ctx.client.completeTimed({ ...request, signal: ctx.signal }),
+    ctx.retry,
+    { ...ctx.retryWorld, signal: ctx.signal },
+  );
+  if (!attempted.ok) throw new Failed(attempted.failure);
+  const result = attempted.value;
+  const wrong = wrongModelReason(ctx.verify, ctx.resolved.model.id, result.served_model ?? result.reply.model);
+  if (wrong) throw new WrongModel(wrong);
+  tally.add(result);
+  if (!ctx.reasoning && ctx.resolved.model.reasoning === 'auto' && result.reply.reasoning.trim() !== '') ctx.reasoning = true;
+  return result;
+}
+
+interface OverflowState {
+  happened: boolean;
+  /** Overflows that recovery did not turn into an answer (a multi-step case can overflow more than once). */
+  unrecovered: number;
+  first?: RunRow['recovery'];
+}
+
+/** One model call with reasoning-overflow recovery: retried once with reasoning off on the case's own budget. */
+async function askWithRecovery(
+  ctx: ModelContext,
+  tally: Tally,
+  request: Omit<ChatRequest, 'signal'>,
+  caseBudget: number,
+  overflow: OverflowState,
+): Promise<TimedReply> {
+  const first = await ask(ctx, tally, request);
+  if (!isOverflow(first.reply)) return first;
+  overflow.happened = true;
+  const record: NonNullable<RunRow['recovery']> = {
+    mode: null,
+    attempts: 1,
+    first: {
+      finish_reason: first.reply.finish_reason,
+      completion_tokens: first.reply.usage.completion_tokens,
+      reasoning_tokens: first.reply.usage.reasoning_tokens,
+      reasoning_chars: first.reply.reasoning.length,
+    },
+  };
+  overflow.first ??= record;
+  if (!ctx.resolved.model.recovery) {
+    overflow.unrecovered += 1;
+    return first;
+  }
+  record.mode = 'reasoning-off';
+  record.attempts = 2;
+  try {
+    const retryBudget = Math.min(caseBudget, ctx.resolved.model.max_tokens ?? caseBudget);
+    const second = await ask(ctx, tally, { ...request, reasoning: 'off', max_tokens: retryBudget });
+    if (!hasAnswer(second.reply)) overflow.unrecovered += 1;
+    return hasAnswer(second.reply) ? second : first;
+  } catch (error) {
+    if (error instanceof WrongModel) throw error;
+    // A failed recovery keeps the honest first result and is not an endpoint failure of the case.
+    record.error = error instanceof Failed ? error.failure.message : String(error);
+    overflow.unrecovered += 1;
+    return first;
+  }
+}
+
+function baseRow(ctx: ModelContext, planned: PlannedCase, seed: number | null, started: Date): Omit<RunRow, 'grade'> {
+  return {
+    schema_version: 1,
+    run_id: ctx.runId,
+    model: ctx.resolved.label,
+    model_id: ctx.resolved.model.id,
+    provider: ctx.resolved.providerName,
+    case_id: planned.id,
+    case_revision: planned.revision,
+    category: planned.category,
+    difficulty: planned.difficulty,
+    ...(planned.title === undefined ? {} : { title: planned.title }),
+    seed,
+    messages: [],
+    content: '',
+    reasoning: '',
+    tool_calls: [],
+    finish_reason: null,
+    timings: { ttft_s: null, ttft_content_s: null, e2e_s: null, decode_tps: null },
+    usage: EMPTY_USAGE,
+    cost_usd: null,
+    started_at: started.toISOString(),
+    finished_at: started.toISOString(),
+    attempt_id: ctx.newId(),
+    max_tokens_sent: null,
+  };
+}
+
+/** Runs one case against one model and returns its row (or why there is none). Never throws for request errors. */
+export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: number | null): Promise<CaseOutcome> {
+  const started = ctx.now();
+  const base = baseRow(ctx, planned, seed, started);
+  const finish = (extra: Partial<RunRow> & { grade: GradeOutcome }): RunRow => ({ ...base, ...extra, finished_at: ctx.now().toISOString() });
+
+  if (planned.min_context !== null && ctx.contextLength !== null && planned.min_context > ctx.contextLength) {
+    const reason = `needs ${planned.min_context} tokens of context, model has ${ctx.contextLength}`;
+    return { kind: 'row', row: finish({ grade: { status: 'skipped', reason } }), endpointFailure: false };
+  }
+  let materialized: MaterializedCase;
+  try {
+    materialized = await ctx.driver.materialize(planned, seed, { sandbox: ctx.sandbox });
+  } catch (error) {
+    const message = `could not prepare the case: ${error instanceof Error ? error.message : String(error)}`;
+    return { kind: 'row', row: finish({ grade: { status: 'error', reason: message }, error_class: 'case-error', error_message: message }), endpointFailure: false };
+  }
+  const budget = sentBudget(ctx, planned.max_tokens);
+  const reasoningMode: ReasoningMode = ctx.resolved.model.reasoning;
+  const tally = new Tally(ctx);
+  const overflow: OverflowState = { happened: false, unrecovered: 0 };
+  const transcript: ChatMessage[] = [...materialized.messages];
+  const callsByTurn: ToolCall[][] = [];
+  const followUps = [...materialized.follow_ups];
+  let last: TimedReply | null = null;
+  const common = {
+    max_tokens: budget,
+    temperature: materialized.temperature ?? ctx.resolved.model.temperature,
+    reasoning: reasoningMode,
+    ...(materialized.tools && materialized.tools.length > 0 ? { tools: materialized.tools } : {}),
+  };
+  try {
+    for (let turn = 0; turn < Math.max(1, materialized.max_turns); turn++) {
+      last = await askWithRecovery(ctx, tally, { ...common, messages: [...transcript] }, planned.max_tokens, overflow);
+      const reply = last.reply;
+      // Only the visible channel goes back into the history; reasoning is never fed back.
+      transcript.push({ role: 'assistant', content: reply.content, ...(reply.tool_calls.length > 0 ? { tool_calls: reply.tool_calls } : {}) });
+      callsByTurn.push(reply.tool_calls);
+      if (materialized.scripted && reply.tool_calls.length > 0) {
+        transcript.push(...ctx.driver.toolResults(materialized, reply.tool_calls, transcript));
+        continue;
+      }
+      const next = followUps.shift();
+      if (next === undefined) break;
+      transcript.push({ role: 'user', content: next });
+    }
+  } catch (error) {
+    if (error instanceof WrongModel) return { kind: 'wrong-model', message: error.message };
+    if (error instanceof Failed) {
+      if (error.failure.errorClass === 'aborted' || ctx.signal.aborted) return { kind: 'aborted' };
+      const reason = `request failed (${error.failure.errorClass}): ${error.failure.message}`;
+      return {
+        kind: 'row',
+        row: finish({
+          messages: materialized.messages,
+          max_tokens_sent: budget,
+          usage: tally.usage,
+          cost_usd: tally.cost,
+          grade: { status: 'error', reason },
+          error_class: error.failure.errorClass,
+          error_message: error.failure.message,
+        }),
+        endpointFailure: true,
+      };
+    }
+    throw error;
+  }
+  const reply = last!.reply;
+  const allCalls = callsByTurn.flat();
+  let grade: GradeOutcome;
+  try {
+    grade = await ctx.driver.grade(
+      materialized,
+      { content: reply.content, tool_calls: allCalls, tool_calls_by_turn: callsByTurn, transcript, finish_reason: reply.finish_reason },
+      { sandbox: ctx.sandbox },
+    );
+  } catch (error) {
+    grade = { status: 'error', reason: `grader failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (overflow.unrecovered > 0 && grade.status === 'fail') {
+    grade = { ...grade, reason: `TRUNCATED: reasoning used the whole ${budget}-token budget; ${grade.reason}` };
+  }
+  const row = finish({
+    messages: materialized.messages,
+    content: reply.content,
+    reasoning: tally.reasoning.join('\n\n'),
+    tool_calls: allCalls,
+    ...(tally.calls > 1 || transcript.length > materialized.messages.length + 1 ? { transcript } : {}),
+    finish_reason: reply.finish_reason,
+    timings: { ttft_s: last!.ttft_s, ttft_content_s: last!.ttft_content_s, e2e_s: tally.e2e, decode_tps: last!.decode_tps },
+    usage: tally.usage,
+    cost_usd: tally.cost,
+    grade,
+    max_tokens_sent: budget,
+    ...(overflow.happened ? { overflow: { happened: true, recovered: overflow.unrecovered === 0, budget }, recovery: overflow.first } : {}),
+    ...(materialized.judge_input ? { judge_input: materialized.judge_input } : {}),
+  });
+  return { kind: 'row', row, endpointFailure: false };
+}

@@ -1,0 +1,89 @@
+import type { FetchLike } from '@crucibleforge/core';
+import { acquireLease, acquireLocalLease } from '@crucibleforge/lease';
+import { createSandbox } from '@crucibleforge/sandbox';
+import { createTimedCompleter, listModelMetadata } from '@crucibleforge/timing';
+import type { ClientFactory } from './client';
+import { RunnerError } from './errors';
+import type { LeaseAcquirer, MetadataLookup } from './world';
+import type { Sandbox } from '@crucibleforge/sandbox';
+
+/** The real client: the timing package's streamed, timed completer, with the provider's reasoning switch. */
+export const timingClientFactory: ClientFactory = (model, apiKey, world) =>
+  createTimedCompleter({
+    baseUrl: model.provider.base_url,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    model: model.model.id,
+    providerKind: model.provider.kind,
+    ...(world.fetch ? { fetch: world.fetch } : {}),
+    ...(world.clock ? { clock: world.clock } : {}),
+    ...(model.provider.timeout_s ? { timeouts: { firstTokenMs: model.provider.timeout_s * 1000 } } : {}),
+  });
+
+/** Context length from the endpoint's own model listing (LM Studio, Ollama, /v1/models), when it says. */
+export function timingMetadata(fetch?: FetchLike): MetadataLookup {
+  return async (model, apiKey) => {
+    const meta = await listModelMetadata(model.provider.base_url, {
+      ...(fetch ? { fetch } : {}),
+      ...(apiKey === undefined ? {} : { apiKey }),
+      model: model.model.id,
+    });
+    const info = meta.models.find((m) => m.id === model.model.id);
+    return { context_length: info?.max_context ?? null };
+  };
+}
+
+/** The default grading sandbox: bubblewrap, refusing to run unsandboxed unless allowed. */
+export function defaultSandbox(options: { allowUnsandboxed?: boolean; poolSize?: number } = {}): () => Promise<Sandbox> {
+  return () => createSandbox(options);
+}
+
+export interface LeaseAcquirerOptions {
+  env: Record<string, string | undefined>;
+  /** Where local lock files live (e.g. ~/.cache/crucibleforge/locks). */
+  cacheDir: string;
+  fetch?: FetchLike;
+  holder?: string;
+}
+
+/**
+ * Acquires a model's `lease:` block: a StudioForge lease when `server` is set, else a local lock on this
+ * machine's GPUs. Waits for a busy rig up to `wait_s` and reports the waits as notices.
+ */
+export function createLeaseAcquirer(options: LeaseAcquirerOptions): LeaseAcquirer {
+  return async (model, signal, notice) => {
+    const lease = model.model.lease;
+    if (!lease) throw new RunnerError('RUNNER_CONFIG_INVALID', `model "${model.label}" has no lease block`);
+    const devices = lease.devices ?? [0];
+    const holder = options.holder ?? 'crucibleforge';
+    const waitMs = (lease.wait_s ?? 600) * 1000;
+    if (!lease.server) {
+      return acquireLocalLease({ devices, cacheDir: options.cacheDir, holder, reason: `benchmark ${model.label}`, waitMs, signal });
+    }
+    let apiKey: string | undefined;
+    if (lease.api_key_env) {
+      apiKey = options.env[lease.api_key_env];
+      if (!apiKey) {
+        throw new RunnerError('RUNNER_MISSING_API_KEY', `the lease server for "${model.label}" needs a key: set the environment variable ${lease.api_key_env}`, {
+          details: { variable: lease.api_key_env },
+        });
+      }
+    }
+    return acquireLease({
+      server: lease.server,
+      ...(apiKey ? { auth: { apiKey } } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      devices,
+      modelIds: lease.model_ids ?? [model.model.id],
+      holder,
+      reason: `benchmark ${model.label}`,
+      ...(lease.idle_ttl_s ? { idleTtlS: lease.idle_ttl_s } : {}),
+      ...(lease.priority ? { priority: lease.priority as 1 | 2 | 3 } : {}),
+      waitMs,
+      signal,
+      onProgress: (event) => {
+        if (event.type === 'lease-wait') notice(`GPU busy (${event.message}); asking again in ${Math.round(event.waitMs / 1000)} s`);
+        if (event.type === 'lease-lost') notice(`lease lost: ${event.message}`);
+      },
+    });
+  };
+}

@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import type { Category, JudgeIdentity } from '@crucibleforge/core';
+import { apiKeyFor, resolveModel, selectModels, type ResolvedModel } from './config';
+import type { RunnerConfigData } from './config-schema';
+import { estimateCost, type CostEstimate, type EstimateItem } from './cost';
+import type { CaseDriver, PlannedCase } from './driver';
+import { RunnerError } from './errors';
+import { sentBudget } from './case-run';
+import { listRuns, loadRun, missingKeys, newRunId, runDir } from './storage';
+import type { ManifestModel, RunManifestFile, RunRow } from './storage-types';
+
+export type ConfigInput = RunnerConfigData & { file?: string };
+
+export interface PlanOptions {
+  config: ConfigInput;
+  /** Where API keys are read from (the CLI passes process.env; the library never reads it). */
+  env: Record<string, string | undefined>;
+  /** Labels, or ['all'] for every enabled model. Ignored when resuming (the run's own models are used). */
+  models?: string[];
+  profile?: string;
+  categories?: Category[] | null;
+  /** Seed for seeded cases (default 1). */
+  seed?: number;
+  resultsDir: string;
+  casesDir: string;
+  driver: CaseDriver;
+  /** Continue this run. */
+  resume?: string;
+  /** Continue the newest unfinished run of the same command, if any (default true). */
+  autoResume?: boolean;
+  budgetUsd?: number | null;
+  toolVersion: string;
+  /** The judge's identity for the manifest (the prompt version comes from the judge package). */
+  judgePromptVersion?: string;
+  now?: () => Date;
+  random?: () => number;
+}
+
+export interface PlannedModel {
+  resolved: ResolvedModel;
+  todo: { planned: PlannedCase; seed: number | null }[];
+}
+
+export interface RunPlan {
+  runId: string;
+  dir: string;
+  resumed: boolean;
+  /** True when the manifest still has to be written (a new run). */
+  fresh: boolean;
+  manifest: RunManifestFile;
+  models: PlannedModel[];
+  cases: PlannedCase[];
+  total: number;
+  alreadyDone: number;
+  /** Passes and cost of rows written before this session. */
+  prior: { passes: number; cost_usd: number; rows: RunRow[] };
+  /** Upper bound for what is still to do. */
+  estimate: CostEstimate;
+  budgetUsd: number | null;
+  resultsDir: string;
+}
+
+const keyStore = new WeakMap<RunPlan, Map<string, string | undefined>>();
+
+/** The API key resolved for a model at plan time (kept out of the plan object so it never gets serialised). */
+export function planApiKey(plan: RunPlan, label: string): string | undefined {
+  return keyStore.get(plan)?.get(label);
+}
+
+export function fingerprintOf(parts: { profile: string; categories: Category[] | null; seed: number; models: string[]; cases: { id: string; revision: string }[] }): string {
+  const canonical = JSON.stringify({
+    profile: parts.profile,
+    categories: parts.categories ? [...parts.categories].sort() : null,
+    seed: parts.seed,
+    models: [...parts.models].sort(),
+    cases: parts.cases.map((c) => `${c.id}@${c.revision}`).sort(),
+  });
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+}
+
+function manifestModel(r: ResolvedModel): ManifestModel {
+  return {
+    label: r.label,
+    model_id: r.model.id,
+    provider: r.providerName,
+    kind: r.provider.kind,
+    base_url: r.provider.base_url,
+    concurrency: r.concurrency,
+    prices: r.prices,
+    reasoning: r.model.reasoning,
+    context_length: r.model.context_length ?? null,
+  };
+}
+
+function judgeIdentity(config: ConfigInput, promptVersion: string | undefined): JudgeIdentity | null {
+  if (!config.judge) return null;
+  const judge = resolveModel(config, config.judge.model);
+  return { model: judge.model.id, endpoint: judge.provider.base_url, prompt_version: promptVersion ?? 'unknown' };
+}
+
+/** Estimate items for what is left to do (reasoning models assumed to use the boosted budget). */
+function estimateItems(models: PlannedModel[]): EstimateItem[] {
+  return models.flatMap(({ resolved, todo }) =>
+    todo.map(({ planned }) => {
+      const mayReason = resolved.model.reasoning !== 'off';
+      const budget = sentBudget({ resolved, reasoning: mayReason }, planned.max_tokens);
+      return {
+        model: resolved.label,
+        prices: resolved.prices,
+        prompt_chars: planned.prompt_chars,
+        max_tokens: budget,
+        retry_max_tokens: mayReason && resolved.model.recovery ? planned.max_tokens : 0,
+        turns: Math.max(1, planned.turns),
+      };
+    }),
+  );
+}
+
+/**
+ * Works out what a run will do before anything is sent: the cases, the models (API keys checked), which
+ * earlier run it continues, what is missing and an upper-bound cost. Nothing is written.
+ */
+export async function planRun(options: PlanOptions): Promise<RunPlan> {
+  const now = options.now ?? (() => new Date());
+  const random = options.random ?? Math.random;
+  let manifest: RunManifestFile | null = null;
+  let prior: RunRow[] = [];
+  if (options.resume) {
+    const run = await loadRun(options.resultsDir, options.resume);
+    manifest = run.manifest;
+    prior = run.rows;
+  }
+  const profile = manifest?.profile ?? options.profile;
+  if (!profile) throw new RunnerError('RUNNER_CONFIG_INVALID', 'a profile is required (--profile NAME)');
+  const categories = manifest ? manifest.runner.categories : (options.categories ?? null);
+  const seed = manifest?.seed ?? options.seed ?? 1;
+  const labels = manifest ? manifest.models.map((m) => m.label) : selectModels(options.config, options.models ?? []);
+  if (labels.length === 0) throw new RunnerError('RUNNER_UNKNOWN_MODEL', 'no models selected (--models a,b or --models all for every enabled one)');
+  const resolved = labels.map((label) => resolveModel(options.config, label));
+  const keys = new Map(resolved.map((r) => [r.label, apiKeyFor(r, options.env)] as const));
+
+  const current = await options.driver.plan({ profile, categories });
+  let cases = current;
+  if (manifest) {
+    const byId = new Map(current.map((c) => [c.id, c]));
+    cases = manifest.cases.map((c) => {
+      const found = byId.get(c.id);
+      if (!found) throw new RunnerError('RUNNER_CONFIG_INVALID', `run ${manifest!.run_id} used case ${c.id}, which no longer exists in ${options.casesDir}`);
+      return found;
+    });
+  }
+  const caseSeed = (c: PlannedCase) => (c.seeded ? seed : null);
+  const fingerprint = fingerprintOf({ profile, categories, seed, models: labels, cases: cases.map((c) => ({ id: c.id, revision: c.revision })) });
+
+  if (!manifest && options.autoResume !== false) {
+    const unfinished = (await listRuns(options.resultsDir)).filter((r) => r.fingerprint === fingerprint && !r.complete).at(-1);
+    if (unfinished) {
+      const run = await loadRun(options.resultsDir, unfinished.run_id);
+      manifest = run.manifest;
+      prior = run.rows;
+    }
+  }
+  const resumed = manifest !== null;
+  const runId = manifest?.run_id ?? newRunId(now(), random);
+  manifest ??= {
+    schema_version: 1,
+    run_id: runId,
+    created_at: now().toISOString(),
+    tool_version: options.toolVersion,
+    profile,
+    models: resolved.map((r) => ({ label: r.label, model_id: r.model.id, provider: r.providerName })),
+    cases: cases.map((c) => ({ id: c.id, revision: c.revision, seed: caseSeed(c) })),
+    seed,
+    judge: judgeIdentity(options.config, options.judgePromptVersion),
+    runner: {
+      fingerprint,
+      categories,
+      budget_usd: options.budgetUsd ?? null,
+      cases_dir: options.casesDir,
+      config_file: options.config.file ?? null,
+      models: resolved.map(manifestModel),
+    },
+  };
+  const missing = missingKeys(manifest, prior);
+  const missingSet = new Set(missing.map((k) => `${k.model}\u0000${k.case_id}`));
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  for (const c of manifest.cases) {
+    const now = byId.get(c.id)!;
+    const todoSomewhere = labels.some((l) => missingSet.has(`${l}\u0000${c.id}`));
+    if (todoSomewhere && now.revision !== c.revision) {
+      throw new RunnerError(
+        'RUNNER_CONFIG_INVALID',
+        `case ${c.id} changed since run ${runId} started (revision ${c.revision} → ${now.revision}); start a new run instead of resuming`,
+      );
+    }
+  }
+  const models: PlannedModel[] = resolved.map((r) => ({
+    resolved: r,
+    todo: cases.filter((c) => missingSet.has(`${r.label}\u0000${c.id}`)).map((planned) => ({ planned, seed: caseSeed(planned) })),
+  }));
+  const total = labels.length * cases.length;
+  const plan: RunPlan = {
+    runId,
+    dir: runDir(options.resultsDir, runId),
+    resumed,
+    fresh: !resumed,
+    manifest,
+    models,
+    cases,
+    total,
+    alreadyDone: total - missing.length,
+    prior: {
+      passes: prior.filter((r) => r.grade.status === 'pass').length,
+      cost_usd: prior.reduce((s, r) => s + (r.cost_usd ?? 0), 0),
+      rows: prior,
+    },
+    estimate: estimateCost(estimateItems(models)),
+    budgetUsd: options.budgetUsd ?? manifest.runner.budget_usd ?? null,
+    resultsDir: options.resultsDir,
+  };
+  keyStore.set(plan, keys);
+  return plan;
+}

@@ -1,0 +1,91 @@
+/**
+ * Test helpers (not exported from the package): a tiny in-memory case driver and a fake clock/sleep,
+ * so engine tests do not depend on the full case set or wait for real backoffs.
+ */
+import type { Category, ChatMessage, GradeOutcome, ToolCall, ToolDefinition } from '@crucibleforge/core';
+import type { CaseDriver, MaterializedCase, PlannedCase } from './driver';
+
+export interface TestCase {
+  id: string;
+  category?: Category;
+  prompt: string;
+  /** The content must contain this (word) to pass. */
+  expect?: string;
+  /** Expected tool names in order (graded instead of `expect`). */
+  expectCalls?: string[];
+  max_tokens?: number;
+  min_context?: number;
+  seeded?: boolean;
+  judged?: { reference: string };
+  tools?: ToolDefinition[];
+  /** Scripted tool results by tool name. */
+  script?: Record<string, string>;
+  followUps?: string[];
+}
+
+export function testDriver(cases: TestCase[], revision = 'r1'): CaseDriver & { materialized: string[] } {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  const materialized: string[] = [];
+  return {
+    materialized,
+    async plan({ categories }) {
+      return cases
+        .filter((c) => !categories || categories.includes(c.category ?? 'math'))
+        .map(
+          (c): PlannedCase => ({
+            id: c.id,
+            revision,
+            category: c.category ?? 'math',
+            difficulty: 'easy',
+            title: c.id,
+            seeded: c.seeded ?? false,
+            min_context: c.min_context ?? null,
+            max_tokens: c.max_tokens ?? 64,
+            prompt_chars: c.prompt.length,
+            turns: 1 + (c.followUps?.length ?? 0) + (c.script ? 3 : 0),
+          }),
+        );
+    },
+    async materialize(planned, seed): Promise<MaterializedCase> {
+      const c = byId.get(planned.id)!;
+      materialized.push(`${planned.id}@${seed}`);
+      const prompt = seed === null ? c.prompt : `${c.prompt} (seed ${seed})`;
+      return {
+        messages: [{ role: 'user', content: prompt }],
+        follow_ups: c.followUps ?? [],
+        ...(c.tools ? { tools: c.tools } : {}),
+        scripted: c.script !== undefined,
+        max_turns: c.script ? 4 : 1 + (c.followUps?.length ?? 0),
+        ...(c.judged ? { judge_input: { question: prompt, reference: c.judged.reference } } : {}),
+        state: c,
+      };
+    },
+    toolResults(m, calls: ToolCall[]): ChatMessage[] {
+      const c = m.state as TestCase;
+      return calls.map((call) => ({ role: 'tool', tool_call_id: call.id, content: c.script?.[call.name] ?? 'unknown tool' }));
+    },
+    async grade(m, final): Promise<GradeOutcome> {
+      const c = m.state as TestCase;
+      if (c.judged) return { status: 'pending', reason: 'waits for the judge' };
+      if (c.expectCalls) {
+        const names = final.tool_calls.map((t) => t.name);
+        const ok = JSON.stringify(names) === JSON.stringify(c.expectCalls);
+        return { status: ok ? 'pass' : 'fail', reason: ok ? 'calls match' : `calls ${names.join(',') || 'none'}` };
+      }
+      const ok = c.expect !== undefined && new RegExp(`\\b${c.expect}\\b`).test(final.content);
+      return { status: ok ? 'pass' : 'fail', reason: ok ? 'answer found' : `expected ${c.expect}, got "${final.content.slice(0, 40)}"` };
+    },
+  };
+}
+
+/** A sleep that returns at once and records what was asked. */
+export function fakeSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
+  const waits: number[] = [];
+  return { waits, sleep: async (ms: number) => void waits.push(ms) };
+}
+
+/** A wall clock that advances one second per reading (deterministic stamps). */
+export function steppingDate(start = Date.parse('2025-01-01T00:00:00Z')): () => Date {
+  let t = start;
+  return () => new Date((t += 1000));
+}
