@@ -44,7 +44,13 @@ describe('sim endpoint basics', () => {
       prompt_tokens_details: { cached_tokens: 0 },
       completion_tokens_details: { reasoning_tokens: 5 },
     });
-    expect(s.truth[0]).toMatchObject({ stream: false, completion_tokens: 7, reasoning_tokens: 5, content_tokens: 2, finish_reason: 'stop' });
+    const t = s.truth[0]!;
+    expect(t).toMatchObject({ stream: false, completion_tokens: 7, reasoning_tokens: 5, content_tokens: 2, finish_reason: 'stop', status: 200, events: 1 });
+    // A non-streaming reply is one send: all first/last token times are that moment.
+    expect(t.event_times_ms).toEqual([t.first_token_ms]);
+    expect(t.first_reasoning_ms).toBe(t.first_token_ms);
+    expect(t.first_content_ms).toBe(t.last_token_ms);
+    expect(t.first_token_ms!).toBeGreaterThanOrEqual(t.first_token_due_ms! + 6);
   });
 
   it('uses a default answer and a caller-supplied (async) answer function that sees the request', async () => {

@@ -47,7 +47,7 @@ function modelSchema(functions: boolean) {
     llamacpp_timings: z.boolean().optional(),
     role_chunk: z.boolean().optional(),
     crlf: z.boolean().optional(),
-    keep_alive_ms: positive.optional(),
+    keep_alive_ms: nonNegative.optional(),
     loading_comments: count.optional(),
     respond_as: z.string().min(1).optional(),
     context_length: z.number().int().positive().optional(),

@@ -156,11 +156,9 @@ export async function jsonReply(ctx: ReplyContext): Promise<void> {
   }
   if (fault?.kind === 'stall') due += fault.stall_ms;
   if (!(await waitUntil(due, signal))) return;
-  const at = performance.now();
-  for (const event of plan.events) {
-    recordEvent(truth, at, event.tokens, event.reasoning_tokens, event.content_tokens, event.tool?.id !== undefined);
-  }
-  truth.events = 1;
+  // The whole reply is one send: every token's send time is this moment.
+  recordEvent(truth, performance.now(), plan.completion_tokens, plan.reasoning_tokens, plan.content_tokens, false);
+  truth.tool_call_count = plan.tool_calls.length;
   truth.finish_reason = plan.finish_reason;
   const extra: Record<string, unknown> = { usage: usageFor(ctx) };
   if (model.llamacpp_timings) extra.timings = timingsFor(ctx);

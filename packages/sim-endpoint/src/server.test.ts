@@ -104,6 +104,16 @@ describe('sim endpoint requests and lifecycle', () => {
     await expect(bad).rejects.toSatisfy((e) => CrucibleError.isInstance(e) && e.code === 'SIM_CONFIG_INVALID' && e.message.includes('models[0].decode_tps'));
   });
 
+  it('answers health checks and CORS preflights like local servers do', async () => {
+    const s = await sim([{ id: 'm' }], { api_key: 'k' });
+    const health = await fetch(s.url.replace(/\/v1$/, '/health'));
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const preflight = await fetch(`${s.url}/chat/completions`, { method: 'OPTIONS' });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    expect((await post(s, { model: 'm', messages: hello })).headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   it('serves a url with /v1 on 127.0.0.1 and a free port', async () => {
     const s = await sim([{ id: 'm' }]);
     expect(s.url).toBe(`http://127.0.0.1:${s.port}/v1`);

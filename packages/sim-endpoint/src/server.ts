@@ -10,6 +10,13 @@ import { countPromptTokens } from './tokenize';
 import type { SimAnswer, SimEndpoint, SimEndpointOptions, SimFault, SimRequestView, SimTruth } from './types';
 import { errorBody } from './wire';
 
+/** Local servers (LM Studio, llama.cpp, Ollama) allow any origin; so does the sim, for browser clients. */
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'authorization, content-type',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+};
+
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
@@ -78,6 +85,7 @@ class SimServer {
   }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
     this.route(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, errorBody(500, `sim endpoint failure: ${String(error)}`));
       else res.destroy();
@@ -95,7 +103,9 @@ class SimServer {
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
     const method = req.method ?? 'GET';
+    if (method === 'OPTIONS') return void res.writeHead(204).end();
     if (method === 'POST' && path === '/v1/chat/completions') return this.chat(req, res);
+    if (method === 'GET' && (path === '/health' || path === '/v1/health')) return sendJson(res, 200, { status: 'ok' });
     if (!this.authorized(req)) return sendJson(res, 401, errorBody(401, 'Incorrect API key provided.'));
     if (method === 'GET') {
       const list = /^\/(v1|api\/v0)\/models(?:\/(.+))?$/.exec(path);

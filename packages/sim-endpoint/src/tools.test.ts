@@ -42,6 +42,7 @@ describe('sim endpoint tool calls', () => {
     const message = body.choices[0].message;
     expect(body.choices[0].finish_reason).toBe('tool_calls');
     expect(message.content).toBeNull();
+    expect(s.truth[0]).toMatchObject({ tool_call_count: 2, finish_reason: 'tool_calls' });
     expect(message.tool_calls).toEqual([
       { id: 'call_0_0', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify(calls[0]!.arguments) } },
       { id: 'call_0_1', type: 'function', function: { name: 'get_time', arguments: calls[1]!.arguments } },
