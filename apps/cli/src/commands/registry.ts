@@ -10,5 +10,6 @@ export interface CommandEntry {
  * parsed). Keep alphabetical; one line each.
  */
 export const COMMANDS: Record<string, CommandEntry> = {
+  lease: { summary: 'rent GPUs from a StudioForge server (or lock them locally) and give them back', load: async () => (await import('./lease')).command },
   sim: { summary: 'serve the simulated OpenAI-compatible endpoint (demo models or a YAML config)', load: async () => (await import('./sim')).command },
 };

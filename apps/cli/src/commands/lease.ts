@@ -1,0 +1,265 @@
+import { join, resolve } from 'node:path';
+import {
+  acquireLease,
+  acquireLocalLease,
+  fetchServerStatus,
+  isLeaseError,
+  listGpuIndices,
+  listLeases,
+  listLocalLocks,
+  releaseLeaseById,
+  releaseOnSignals,
+  type Lease,
+  type LeaseAuth,
+  type LeaseProgress,
+  type LeaseServerOptions,
+  type LeaseView,
+} from '@crucibleforge/lease';
+import { intFlag, listFlag, parseCommandArgs } from '../args';
+import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+
+const usage = `Usage: crucibleforge lease status|acquire|release [options]
+
+Rents GPUs from a StudioForge server (POST /api/leases) and gives them back; without --server,
+"acquire" takes a local lock file per GPU instead, so two runs on this machine never share a card.
+
+  lease status   [--server URL]           leases and resident models (or the local GPU locks)
+  lease acquire  [--server URL]           hold a lease until Ctrl-C (prints its id); --detach: print the id and exit
+  lease release  --server URL --id ID     release a lease (an unknown id counts as released)
+
+Options:
+  --server URL          StudioForge gateway, e.g. http://gpu-box:1234 (a trailing /v1 is fine)
+  --api-key-env VAR     read the server's API key from environment variable VAR
+  --api-key-header H    bearer (default) or x-api-key
+  --pin-env VAR         read the MCP pairing PIN from VAR (needed for lease calls from another machine)
+  --devices 0,1         GPU indices (default: every GPU the server reports; locally: 0)
+  --model ID            a model allowed on the cards and loaded by the lease (repeatable)
+  --holder NAME         lease holder shown on the server (default crucibleforge)
+  --reason TEXT         free text shown with the lease
+  --ttl-s N             idle seconds before the server drops an untouched lease (default 7200; 0 = never)
+  --priority 1|2|3      1 chat, 2 agent/benchmark (default), 3 background
+  --wait-s N            keep asking this long while the cards are taken (default 600; 0 = ask once)
+  --force               allow evicting a pinned idle model (never a standing lease)
+  --detach              acquire, print the id and exit; the lease then lives until its TTL or "lease release"
+  --id LEASE_ID         the lease to release
+  --lock-dir DIR        local lock directory (default $XDG_CACHE_HOME/crucibleforge/locks or ~/.cache/...)
+  --json                machine-readable output (one JSON object per line)
+`;
+
+const options = {
+  server: { type: 'string' },
+  'api-key-env': { type: 'string' },
+  'api-key-header': { type: 'string' },
+  'pin-env': { type: 'string' },
+  devices: { type: 'string' },
+  model: { type: 'string', multiple: true },
+  holder: { type: 'string' },
+  reason: { type: 'string' },
+  'ttl-s': { type: 'string' },
+  priority: { type: 'string' },
+  'wait-s': { type: 'string' },
+  force: { type: 'boolean' },
+  detach: { type: 'boolean' },
+  id: { type: 'string' },
+  'lock-dir': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
+
+function envSecret(io: CliIO, flag: string, name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const value = io.env[name];
+  if (value === undefined || value === '') throw new UsageError(`environment variable ${name} (named by --${flag}) is not set or empty`);
+  return value;
+}
+
+function connection(values: Values, io: CliIO): LeaseServerOptions {
+  if (values.server === undefined) throw new UsageError('--server URL is required here');
+  const header = values['api-key-header'];
+  if (header !== undefined && header !== 'bearer' && header !== 'x-api-key') throw new UsageError(`--api-key-header must be bearer or x-api-key, got "${header}"`);
+  const auth: LeaseAuth = {};
+  const apiKey = envSecret(io, 'api-key-env', values['api-key-env']);
+  const pin = envSecret(io, 'pin-env', values['pin-env']);
+  if (apiKey !== undefined) auth.apiKey = apiKey;
+  if (header !== undefined) auth.apiKeyHeader = header;
+  if (pin !== undefined) auth.pin = pin;
+  return { server: values.server, auth };
+}
+
+function devicesFlag(value: string | undefined): number[] | undefined {
+  const items = listFlag(value);
+  if (items === undefined) return undefined;
+  if (items.length === 0) throw new UsageError('--devices needs at least one GPU index, e.g. --devices 0,1');
+  return items.map((item) => {
+    const n = Number(item);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--devices: "${item}" is not a GPU index (a whole number ≥ 0)`);
+    return n;
+  });
+}
+
+function lockDir(values: Values, io: CliIO): string {
+  if (values['lock-dir'] !== undefined) return resolve(io.cwd, values['lock-dir']);
+  const cache = io.env['XDG_CACHE_HOME'] || (io.env['HOME'] ? join(io.env['HOME'], '.cache') : undefined);
+  if (!cache) throw new UsageError('cannot find a cache directory (HOME and XDG_CACHE_HOME are unset); pass --lock-dir DIR');
+  return join(cache, 'crucibleforge', 'locks');
+}
+
+function ago(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '-';
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
+function leaseLine(lease: LeaseView, nowS: number): string {
+  const expires = lease.expires_at === null ? 'no TTL' : `expires in ${ago(lease.expires_at - nowS)}`;
+  const models = lease.model_ids.length > 0 ? ` models ${lease.model_ids.join(', ')}` : '';
+  return `  ${lease.id}  GPU ${lease.devices.join(',')}  ${lease.holder}  ${lease.state}  ${expires}${models}${lease.reason ? `  "${lease.reason}"` : ''}`;
+}
+
+function progressLine(event: LeaseProgress): string | null {
+  switch (event.type) {
+    case 'lease-wait': {
+      const who = event.blockers.map((b) => `${b.holder} (${b.id})`).concat(event.busyModels.map((m) => `busy ${m}`));
+      return `waiting: ${event.reason} (${event.status})${who.length > 0 ? `, in the way: ${who.join(', ')}` : ''}; asking again in ${Math.round(event.waitMs / 1000)} s`;
+    }
+    case 'heartbeat-failed':
+      return `heartbeat failed (${event.consecutive} in a row): ${event.error.message}`;
+    case 'lease-lost':
+      return `lease ${event.leaseId} lost: ${event.message}`;
+    default:
+      return null;
+  }
+}
+
+async function status(values: Values, io: CliIO): Promise<number> {
+  if (values.server === undefined) {
+    const dir = lockDir(values, io);
+    const locks = await listLocalLocks({ cacheDir: dir });
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify({ lock_dir: dir, locks })}\n`);
+      return EXIT.ok;
+    }
+    io.stdout.write(`local GPU locks in ${dir}: ${locks.length === 0 ? 'none' : ''}\n`);
+    for (const lock of locks) {
+      const r = lock.record;
+      const state = lock.alive === true ? 'held' : lock.alive === false ? 'stale (will be taken over)' : 'unknown';
+      io.stdout.write(`  GPU ${lock.device}  ${state}${r ? `  pid ${r.pid} on ${r.host}  ${r.holder}  since ${r.started_at}${r.reason ? `  "${r.reason}"` : ''}` : ''}\n`);
+    }
+    return EXIT.ok;
+  }
+  const conn = connection(values, io);
+  const [leases, server] = await Promise.all([listLeases(conn), fetchServerStatus(conn)]);
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ server: values.server, leases, loaded: server.loaded })}\n`);
+    return EXIT.ok;
+  }
+  const nowS = Date.now() / 1000;
+  io.stdout.write(`leases on ${values.server}: ${leases.length === 0 ? 'none' : ''}\n`);
+  for (const lease of leases) io.stdout.write(`${leaseLine(lease, nowS)}\n`);
+  io.stdout.write(`loaded models: ${server.loaded.length === 0 ? 'none' : ''}\n`);
+  for (const model of server.loaded) {
+    io.stdout.write(`  ${model.model_id}  ${model.state}  GPU ${(model.plan?.devices ?? []).join(',')}  active ${model.active_requests ?? 0}\n`);
+  }
+  return EXIT.ok;
+}
+
+/** Waits until Ctrl-C (io.signal) or loss; a ref'd timer keeps the process alive meanwhile. */
+async function hold(lease: Lease, values: Values, io: CliIO): Promise<number> {
+  const keepAlive = setInterval(() => {}, 3_600_000);
+  const guard = releaseOnSignals(lease, { signal: io.signal, afterRelease: () => {} });
+  try {
+    const ended = await Promise.race([guard.released.then((outcome) => ({ kind: 'released' as const, outcome })), lease.lost.then((loss) => ({ kind: 'lost' as const, loss }))]);
+    if (ended.kind === 'lost') {
+      io.stderr.write(`crucibleforge lease: lease ${lease.id} was lost: ${ended.loss.message}\n`);
+      if (values.json) io.stdout.write(`${JSON.stringify({ event: 'lost', id: lease.id, message: ended.loss.message })}\n`);
+      return EXIT.failed;
+    }
+    if (ended.outcome instanceof Error) {
+      io.stderr.write(`crucibleforge lease: could not release ${lease.id}: ${ended.outcome.message}\n`);
+      return EXIT.failed;
+    }
+    if (values.json) io.stdout.write(`${JSON.stringify({ event: 'released', id: lease.id, outcome: ended.outcome.outcome })}\n`);
+    else io.stdout.write(`released lease ${lease.id}${ended.outcome.outcome === 'already-gone' ? ' (the server had already dropped it)' : ''}\n`);
+    return EXIT.ok;
+  } finally {
+    guard.dispose();
+    clearInterval(keepAlive);
+  }
+}
+
+async function acquire(values: Values, io: CliIO): Promise<number> {
+  const devices = devicesFlag(values.devices);
+  const ttl = intFlag('ttl-s', values['ttl-s'], 7200, 0);
+  const waitS = intFlag('wait-s', values['wait-s'], 600, 0);
+  const priority = intFlag('priority', values.priority, 2, 1);
+  if (priority > 3) throw new UsageError(`--priority must be 1, 2 or 3, got "${values.priority}"`);
+  const common = { ...(values.holder !== undefined ? { holder: values.holder } : {}), ...(values.reason !== undefined ? { reason: values.reason } : {}) };
+  let lease: Lease;
+  if (values.server === undefined) {
+    if (values.detach) throw new UsageError('--detach needs --server: a local lock lives only as long as the process holding it');
+    if (values.model) throw new UsageError('--model needs --server: a local lock loads no models');
+    lease = await acquireLocalLease({ devices: devices ?? [0], cacheDir: lockDir(values, io), ...common });
+  } else {
+    const conn = connection(values, io);
+    const wanted = devices ?? (await listGpuIndices(conn));
+    if (wanted.length === 0) throw new UsageError(`${values.server} reports no GPUs; pass --devices`);
+    lease = await acquireLease({
+      ...conn,
+      ...common,
+      devices: wanted,
+      modelIds: values.model ?? [],
+      idleTtlS: ttl === 0 ? null : ttl,
+      priority: priority as 1 | 2 | 3,
+      force: values.force ?? false,
+      waitMs: waitS * 1000,
+      signal: io.signal,
+      onProgress: (event) => {
+        const line = progressLine(event);
+        if (line) io.stderr.write(`${line}\n`);
+      },
+    });
+  }
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ event: 'held', id: lease.id, kind: lease.kind, devices: lease.devices, ...(values.server ? { server: values.server } : {}) })}\n`);
+  } else if (values.detach) {
+    io.stdout.write(`${lease.id}\n`);
+    io.stderr.write(`lease ${lease.id} held on GPU ${lease.devices.join(',')}; it is not touched any more, so the server drops it after ${ttl === 0 ? 'never (no TTL)' : `${ttl} s idle`}. Release it with: crucibleforge lease release --server ${values.server} --id ${lease.id}\n`);
+  } else {
+    io.stdout.write(`lease ${lease.id} held on GPU ${lease.devices.join(',')}${values.server ? ` of ${values.server}` : ' (local lock)'}; press Ctrl-C to release\n`);
+  }
+  return values.detach ? EXIT.ok : hold(lease, values, io);
+}
+
+async function release(values: Values, io: CliIO): Promise<number> {
+  if (values.id === undefined) throw new UsageError('lease release needs --id LEASE_ID');
+  if (values.server === undefined) throw new UsageError('lease release needs --server URL (a local lock is released when its process ends)');
+  const result = await releaseLeaseById({ ...connection(values, io), id: values.id });
+  if (values.json) io.stdout.write(`${JSON.stringify({ event: 'released', id: result.leaseId, outcome: result.outcome })}\n`);
+  else io.stdout.write(result.outcome === 'released' ? `released lease ${result.leaseId}\n` : `lease ${result.leaseId} was already gone (counts as released)\n`);
+  return EXIT.ok;
+}
+
+export const command: CommandModule = {
+  usage,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parseCommandArgs(args, options);
+    const [action, extra] = positionals;
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+    const run = action === 'status' ? status : action === 'acquire' ? acquire : action === 'release' ? release : undefined;
+    if (!run) throw new UsageError(action === undefined ? 'say status, acquire or release' : `unknown lease action "${action}" (status, acquire or release)`);
+    try {
+      return await run(values, io);
+    } catch (error) {
+      if (!isLeaseError(error)) throw error;
+      if (error.code === 'LEASE_CONFIG') throw new UsageError(error.message);
+      if (error.code === 'LEASE_ABORTED') {
+        io.stderr.write('crucibleforge lease: stopped\n');
+        return EXIT.failed;
+      }
+      io.stderr.write(`crucibleforge lease: ${error.message}\n`);
+      return EXIT.failed;
+    }
+  },
+};
