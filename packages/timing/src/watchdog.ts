@@ -14,6 +14,8 @@ export class Watchdog {
   private headers = false;
   private lastToken: number | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the armed timer fires (performance.now()); a deadline earlier than this re-arms it. */
+  private armedFor = Number.POSITIVE_INFINITY;
   private stopped = false;
 
   constructor(
@@ -25,6 +27,7 @@ export class Watchdog {
 
   requestSent(): void {
     this.sent = performance.now();
+    this.rearmIfEarlier(this.sent + Math.min(this.timeouts.connectMs, this.timeouts.firstTokenMs));
   }
 
   headersReceived(): void {
@@ -34,6 +37,7 @@ export class Watchdog {
   /** A token-bearing event arrived (call once per read, not per event). */
   token(): void {
     this.lastToken = performance.now();
+    if (this.lastToken + this.timeouts.gapMs < this.armedFor) this.rearmIfEarlier(this.lastToken + this.timeouts.gapMs);
   }
 
   stop(): void {
@@ -53,14 +57,22 @@ export class Watchdog {
     return out;
   }
 
+  private rearmIfEarlier(deadline: number): void {
+    if (this.stopped || deadline >= this.armedFor) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.arm();
+  }
+
   private arm(): void {
     if (this.stopped) return;
     const next = Math.min(...this.deadlines().map(([, at]) => at));
+    this.armedFor = next;
     this.timer = setTimeout(() => this.check(), Math.max(0, Math.ceil(next - performance.now())));
   }
 
   private check(): void {
     this.timer = null;
+    this.armedFor = Number.POSITIVE_INFINITY;
     if (this.stopped) return;
     const now = performance.now();
     const expired = this.deadlines().find(([, at]) => at <= now);
