@@ -4,7 +4,15 @@ import { UsageError } from './io';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** node:util parseArgs, strict, with every failure turned into a UsageError. */
-export function parseCommandArgs<const O extends Options>(args: string[], options: O, allowPositionals = true) {
+export type ParsedCommandArgs<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>
+>;
+
+export function parseCommandArgs<const O extends Options>(
+  args: string[],
+  options: O,
+  allowPositionals = true,
+): ParsedCommandArgs<O> {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (error) {
