@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Category, JudgeIdentity } from '@crucibleforge/core';
+import { JUDGE_PROMPT_VERSION } from '@crucibleforge/judge';
 import { apiKeyFor, resolveModel, selectModels, type ResolvedModel } from './config';
 import type { RunnerConfigData } from './config-schema';
 import { estimateCost, type CostEstimate, type EstimateItem } from './cost';
@@ -95,7 +96,7 @@ function manifestModel(r: ResolvedModel): ManifestModel {
 function judgeIdentity(config: ConfigInput, promptVersion: string | undefined): JudgeIdentity | null {
   if (!config.judge) return null;
   const judge = resolveModel(config, config.judge.model);
-  return { model: judge.model.id, endpoint: judge.provider.base_url, prompt_version: promptVersion ?? 'unknown' };
+  return { model: judge.model.id, endpoint: judge.provider.base_url, prompt_version: promptVersion ?? JUDGE_PROMPT_VERSION };
 }
 
 /** Estimate items for what is left to do (reasoning models assumed to use the boosted budget). */

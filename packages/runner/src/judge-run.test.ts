@@ -1,0 +1,130 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CANARY_PROBES } from '@crucibleforge/judge';
+import { startSimEndpoint, type SimEndpoint, type SimRequestView } from '@crucibleforge/sim-endpoint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRun } from './api';
+import { parseConfig } from './config';
+import { judgeRun, type JudgeEvent } from './judge-run';
+import { loadRun } from './storage';
+import { fakeSleep, steppingDate, testDriver, type TestCase } from './test-support';
+
+/** A judge that follows the fence protocol: correct when the candidate states the reference. */
+function oracle(view: SimRequestView) {
+  const user = String(view.messages.find((m) => m.role === 'user')?.content ?? '');
+  const token = /with token ([0-9a-f]{16})\./.exec(user)?.[1] ?? 'none';
+  const begin = `<<<BEGIN CANDIDATE ANSWER ${token}>>>\n`;
+  const start = user.indexOf(begin) + begin.length;
+  const answer = user.slice(start, user.indexOf(`\n<<<END CANDIDATE ANSWER ${token}>>>`, start));
+  const reference = /# Reference answer\n([\s\S]*?)\n\n#/.exec(user)?.[1]?.trim() ?? '';
+  const probe = CANARY_PROBES.find((p) => p.answer === answer);
+  const correct = probe ? probe.expected === 'correct' : reference !== '' && answer.toLowerCase().includes(reference.toLowerCase());
+  return { content: JSON.stringify({ correct, note: correct ? 'agrees' : 'differs' }) };
+}
+
+let sim: SimEndpoint;
+let judgeBroken = false;
+beforeAll(async () => {
+  const fast = { first_token_base_ms: 1, decode_tps: 50_000, prefill_tps: 10_000_000 };
+  sim = await startSimEndpoint({
+    models: [
+      { id: 'strong', ...fast, answer: (v) => ({ content: /capital of France/.test(String(v.messages.at(-1)?.content)) ? 'It is Paris.' : 'Blue, because of Rayleigh scattering.' }) },
+      { id: 'weak', ...fast, answer: { content: 'Lyon, I think.' } },
+      { id: 'judge', ...fast, answer: (v) => (judgeBroken ? { content: 'no idea' } : oracle(v)) },
+    ],
+  });
+});
+afterAll(async () => sim?.close());
+
+const config = (judge: string) =>
+  parseConfig(`providers:
+  p: { kind: vllm, base_url: ${sim.url}, concurrency: 2 }
+models:
+  strong: { provider: p, id: strong, context_length: 8192 }
+  weak: { provider: p, id: weak, context_length: 8192 }
+  judge: { provider: p, id: judge, context_length: 8192 }
+judge: { model: ${judge} }
+`);
+
+const CASES: TestCase[] = [
+  { id: 'prose-capital', category: 'prose', prompt: 'What is the capital of France?', judged: { reference: 'Paris' } },
+  { id: 'prose-sky', category: 'prose', prompt: 'Why is the sky blue?', judged: { reference: 'Rayleigh scattering' } },
+];
+
+async function generate(judge = 'judge') {
+  const dir = await mkdtemp(join(tmpdir(), 'cf-judge-'));
+  const run = await createRun({
+    config: config(judge),
+    env: {},
+    models: ['strong', 'weak'],
+    profile: 'chat',
+    resultsDir: dir,
+    casesDir: '/unused',
+    driver: testDriver(CASES),
+    toolVersion: 't',
+    world: { sleep: fakeSleep().sleep, now: steppingDate() },
+  });
+  const summary = await run.done;
+  expect(summary.pending_judge).toBe(4);
+  return { dir, runId: run.runId };
+}
+
+describe('judgeRun', () => {
+  it('runs the canary, then judges pending rows; verdicts are appended and folded into the rows', async () => {
+    const { dir, runId } = await generate();
+    const events: JudgeEvent[] = [];
+    const summary = await judgeRun({ config: config('judge'), env: {}, resultsDir: dir, runId, onEvent: (e) => events.push(e) });
+    expect(summary).toMatchObject({ judged: 4, correct: 2, incorrect: 2, judge_errors: 0, pending: 0 });
+    expect(events[0]).toMatchObject({ type: 'judge-start', rows: 4 });
+    expect(events[1]).toMatchObject({ type: 'canary', passed: true });
+    const rows = (await loadRun(dir, runId)).rows;
+    expect(rows.map((r) => [r.model, r.case_id, r.grade.status])).toEqual([
+      ['strong', 'prose-capital', 'pass'],
+      ['strong', 'prose-sky', 'pass'],
+      ['weak', 'prose-capital', 'fail'],
+      ['weak', 'prose-sky', 'fail'],
+    ]);
+    expect(rows[0]?.judge?.identity).toMatchObject({ model: 'judge', endpoint: sim.url });
+    // nothing left: a second pass sends nothing
+    const before = sim.requests.length;
+    expect((await judgeRun({ config: config('judge'), env: {}, resultsDir: dir, runId })).judged).toBe(0);
+    expect(sim.requests.length).toBe(before);
+  });
+
+  it('a judge error leaves the row pending; --retry-errors judges it later', async () => {
+    const { dir, runId } = await generate();
+    judgeBroken = true;
+    try {
+      const first = await judgeRun({ config: config('judge'), env: {}, resultsDir: dir, runId, canary: false });
+      expect(first).toMatchObject({ judged: 4, judge_errors: 4, pending: 4 });
+    } finally {
+      judgeBroken = false;
+    }
+    expect((await judgeRun({ config: config('judge'), env: {}, resultsDir: dir, runId })).judged).toBe(0);
+    const retried = await judgeRun({ config: config('judge'), env: {}, resultsDir: dir, runId, retryErrors: true });
+    expect(retried).toMatchObject({ judged: 4, correct: 2, pending: 0 });
+  });
+
+  it('will not let a model judge its own answers unless forced', async () => {
+    const { dir, runId } = await generate('strong');
+    const events: JudgeEvent[] = [];
+    const guarded = await judgeRun({ config: config('strong'), env: {}, resultsDir: dir, runId, canary: false, onEvent: (e) => events.push(e) });
+    // 'strong' is no judge: its verdicts on weak's rows are judge-errors, so every row is still pending
+    expect(guarded).toMatchObject({ judged: 2, judge_errors: 2, self_judge_skipped: 2, pending: 4 });
+    expect(events.some((e) => e.type === 'notice' && /may not score its own answers/.test(e.message))).toBe(true);
+    const forced = await judgeRun({ config: config('strong'), env: {}, resultsDir: dir, runId, canary: false, forceSelfJudge: true });
+    expect(forced).toMatchObject({ judged: 2, self_judge_skipped: 0 });
+  });
+
+  it('stops before judging when the canary fails', async () => {
+    const { dir, runId } = await generate();
+    judgeBroken = true;
+    try {
+      await expect(judgeRun({ config: config('judge'), env: {}, resultsDir: dir, runId })).rejects.toThrow(/failed its calibration canary/);
+    } finally {
+      judgeBroken = false;
+    }
+    expect((await loadRun(dir, runId)).rows.every((r) => r.judge === undefined)).toBe(true);
+  });
+});
