@@ -64,7 +64,7 @@ export function headerLine(data: ReportData): string {
   ];
   if (data.runs.length > 0) parts.push(`run${data.runs.length === 1 ? '' : 's'} ${data.runs.map((r) => r.run_id).join(', ')}`);
   const judge = [...data.runs].reverse().find((r) => r.judge !== null)?.judge;
-  if (judge) parts.push(`judge ${judgeLabel(judge)}`);
+  if (judge) parts.push(`judged by ${judgeLabel(judge)}`);
   return parts.join(' · ');
 }
 

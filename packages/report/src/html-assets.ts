@@ -8,7 +8,7 @@ font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,san
 --head:#1f242b;--accent:#7aa2f7;--warn-bg:#2b2410;--warn-line:#7a5d12;--good:#5fd08a;--bad:#ff8a80;--cell-l:22%;--cell-s:45%;--code:#0f1216}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--ink);font-size:14px;line-height:1.45}
-main{max-width:1480px;margin:0 auto;padding:24px 28px 48px}
+main{max-width:1720px;margin:0 auto;padding:24px 28px 48px}
 header.top{display:flex;align-items:baseline;gap:16px;flex-wrap:wrap;margin-bottom:4px}
 h1{font-size:24px;margin:0;letter-spacing:-.01em}
 h1 span{color:var(--accent)}
@@ -27,19 +27,29 @@ section.panel{background:var(--panel);border:1px solid var(--line);border-radius
 button{cursor:pointer}
 .table-wrap{overflow-x:auto}
 table{border-collapse:separate;border-spacing:0;width:100%;font-variant-numeric:tabular-nums}
-th,td{padding:7px 10px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
+th,td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 th{background:var(--head);font-weight:600;font-size:12.5px;position:sticky;top:0}
 th:first-child{border-top-left-radius:8px}th:last-child{border-top-right-radius:8px}
 th.l,td.l{text-align:left}
-th button{all:unset;cursor:pointer;display:inline-flex;gap:4px;align-items:center}
-th button::after{content:"↕";opacity:.35;font-size:11px}
-th[aria-sort=ascending] button::after{content:"▲";opacity:.9}
-th[aria-sort=descending] button::after{content:"▼";opacity:.9}
+th button{all:unset;cursor:pointer}
+th button:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+th[data-sort]{padding-right:13px}
+th .sort-ind{position:absolute;right:2px;top:50%;transform:translateY(-50%);font-size:9px;line-height:1}
+th .sort-ind::after{content:"↕";opacity:.35}
+th[aria-sort=ascending] .sort-ind::after{content:"▲";opacity:.9}
+th[aria-sort=descending] .sort-ind::after{content:"▼";opacity:.9}
 tbody tr:hover td{background:rgba(59,111,216,.06)}
 td.rate{background:hsl(var(--h) var(--cell-s) var(--cell-l));font-weight:600}
-td.rate small{font-weight:400;color:var(--muted);margin-left:4px}
+td small{display:block;font-weight:400;color:var(--muted);font-size:11px;line-height:1.2}
+td.rate{line-height:1.2;min-width:52px}
+td.zero{color:var(--muted)}
+td.ungraded span{display:block;font-size:12px;line-height:1.3}
+td.ungraded .judge-error,td.ungraded .judge-errors,td.ungraded .error,td.ungraded .errors{color:var(--bad)}
+td.judge{max-width:130px;overflow:hidden;text-overflow:ellipsis}
+#paired td.l{max-width:170px;overflow:hidden;text-overflow:ellipsis}
+#leaderboard{font-size:13.5px}
 td.model{font-weight:600}
-td.model small{display:block;font-weight:400;color:var(--muted);font-size:11.5px}
+td.model{max-width:240px;overflow:hidden;text-overflow:ellipsis}
 .dot{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:7px;vertical-align:baseline}
 .badge{display:inline-block;border-radius:999px;padding:1px 8px;font-size:11.5px;font-weight:600;border:1px solid var(--line)}
 .badge.warn-b{background:var(--warn-bg);border-color:var(--warn-line)}
@@ -57,6 +67,7 @@ svg .label{fill:var(--ink)}svg .value{fill:var(--ink);font-variant-numeric:tabul
 svg .tick{fill:var(--muted);font-size:11px}svg .grid{stroke:var(--line)}svg .axis{stroke:var(--muted)}
 svg .track{fill:var(--head)}svg .whisker{stroke:var(--ink);stroke-width:1.4;opacity:.75}
 svg .axis-title{fill:var(--muted);font-size:12px}
+figure.scatter svg{width:100%}
 svg .point circle{stroke:var(--panel);stroke-width:2}
 .two{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:18px}
 @media (max-width:1000px){.two{grid-template-columns:1fr}}

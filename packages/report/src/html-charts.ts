@@ -13,8 +13,8 @@ function shorten(label: string, max: number): string {
   return label.length <= max ? label : `${label.slice(0, max - 1)}…`;
 }
 
-function round(n: number): string {
-  return (Math.round(n * 10) / 10).toString();
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
 }
 
 /** One horizontal bar per model: pass rate with its 95 % Wilson whisker. */
@@ -98,7 +98,7 @@ export function speedScatter(models: readonly ModelSummary[]): SafeHtml {
   );
   const yTicks = ys.ticks.map(
     (t) => html`<line class="grid" x1="${m.left}" x2="${W - m.right}" y1="${round(py(t))}" y2="${round(py(t))}"/>
-<text class="tick" x="${m.left - 8}" y="${round(py(t)) + 4}" text-anchor="end">${t}</text>`,
+<text class="tick" x="${m.left - 8}" y="${round(py(t) + 4)}" text-anchor="end">${t}</text>`,
   );
   const dots = points.map((p) => {
     const tps = p.speed?.decode_tps ?? 0;

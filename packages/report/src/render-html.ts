@@ -24,7 +24,7 @@ import type { ComparabilityIssue, ModelSummary, RateCell, ReportData } from './t
 type SortType = 'num' | 'text';
 
 function th(label: string, sort: SortType, first: 'ascending' | 'descending', opts: { left?: boolean; cat?: string; title?: string } = {}): SafeHtml {
-  return html`<th class="${opts.left ? 'l' : ''}" data-sort="${sort}" data-first="${first}"${opts.cat ? html` data-col-cat="${opts.cat}"` : ''}${opts.title ? html` title="${opts.title}"` : ''}><button type="button">${label}</button></th>`;
+  return html`<th class="${opts.left ? 'l' : ''}" data-sort="${sort}" data-first="${first}"${opts.cat ? html` data-col-cat="${opts.cat}"` : ''}${opts.title ? html` title="${opts.title}"` : ''}><button type="button">${label}<span class="sort-ind" aria-hidden="true"></span></button></th>`;
 }
 
 function numAttr(value: number | null | undefined): string {
@@ -43,13 +43,38 @@ function rateTd(cell: RateCell | undefined, cat?: string): SafeHtml {
     cell.errors ? `${cell.errors} errors` : '',
     cell.judge_errors ? `${cell.judge_errors} judge errors` : '',
   ].filter(Boolean);
-  return html`<td class="rate" data-v="${cell.rate}"${catAttr} style="--h:${Math.round(cell.rate * 120)}" title="${extras.join(' · ')}">${pct(cell.rate)}<small>(${cell.passes}/${cell.graded})</small></td>`;
+  return html`<td class="rate" data-v="${cell.rate}"${catAttr} style="--h:${Math.round(cell.rate * 120)}" title="${extras.join(' · ')}">${pct(cell.rate)}<small>${cell.passes}/${cell.graded}</small></td>`;
 }
 
 function modelTd(m: ModelSummary): SafeHtml {
   const sub = [m.model_id !== m.model ? m.model_id : null, m.provider].filter(Boolean).join(' · ');
-  const flag = m.comparable ? '' : html` <span class="badge warn-b" title="${m.notes.join('\n')}">⚠ not comparable</span>`;
+  const flag = m.comparable ? '' : html` <span class="badge warn-b" title="${`Not comparable:\n${m.notes.join('\n')}`}">⚠</span>`;
   return html`<td class="l model" data-v="${m.model}"><span class="dot" style="background:${modelColour(m.rank - 1)}"></span>${m.model}${flag}${sub ? html`<small>${sub}</small>` : ''}</td>`;
+}
+
+/** Pending, skipped, errors and judge errors: one column, each count on its own line. */
+function ungradedTd(cell: RateCell): SafeHtml {
+  const parts: [number, string][] = [
+    [cell.pending, 'pending'],
+    [cell.skipped, 'skipped'],
+    [cell.errors, cell.errors === 1 ? 'error' : 'errors'],
+    [cell.judge_errors, cell.judge_errors === 1 ? 'judge error' : 'judge errors'],
+  ];
+  const shown = parts.filter(([n]) => n > 0);
+  const total = shown.reduce((sum, [n]) => sum + n, 0);
+  if (total === 0) return html`<td data-v="0" class="zero">0</td>`;
+  return html`<td data-v="${total}" class="ungraded">${shown.map(([n, label]) => html`<span class="${label.replace(/ /g, '-')}">${n} ${label}</span>`)}</td>`;
+}
+
+function judgeTd(m: ModelSummary): SafeHtml {
+  const title = m.judges.map((j) => `${judgeLabel(j)} @ ${j.endpoint}`).join('\n');
+  const text = m.judges.length === 0 ? '—' : m.judges.length === 1 ? (m.judges[0]?.model ?? '—') : `mixed (${m.judges.length})`;
+  return html`<td class="l judge" data-v="${judgesText(m.judges)}" title="${title}">${m.judges.length > 1 ? html`<span class="badge warn-b">${text}</span>` : text}</td>`;
+}
+
+function overflowTd(o: ModelSummary['overflow']): SafeHtml {
+  if (o.total === 0) return html`<td data-v="0" class="zero">0</td>`;
+  return html`<td data-v="${o.total}" title="${overflowText(o)}">${o.total}<small>${o.recovered} rec · ${o.unrecovered} not</small></td>`;
 }
 
 function leaderboard(data: ReportData): SafeHtml {
@@ -59,13 +84,12 @@ function leaderboard(data: ReportData): SafeHtml {
     th('All', 'num', 'descending', { title: 'all categories pooled' }),
     ...data.categories.map((c) => th(c, 'num', 'descending', { cat: c })),
     th('Hard', 'num', 'descending', { title: 'hard cases, all categories' }),
-    th('Pending', 'num', 'descending', { title: 'awaiting the judge (not in the denominator)' }),
-    th('Skipped', 'num', 'descending', { title: 'not run, e.g. context too small (not in the denominator)' }),
-    th('Errors', 'num', 'descending', { title: 'infrastructure errors (not in the denominator)' }),
-    th('Judge err', 'num', 'descending', { title: 'the judge gave no verdict (not in the denominator)' }),
-    th('Decode T/s', 'num', 'descending'),
-    th('TTFT', 'num', 'ascending'),
-    th('Cost', 'num', 'ascending'),
+    th('Not graded', 'num', 'descending', {
+      title: 'shown but not in the denominator: pending (awaiting the judge), skipped (e.g. context too small), infrastructure errors, judge errors',
+    }),
+    th('T/s', 'num', 'descending', { title: 'median decode tokens per second' }),
+    th('TTFT', 'num', 'ascending', { title: 'median time to first token' }),
+    th('Cost', 'num', 'ascending', { title: 'sum of cost_usd over the counted rows' }),
     th('Overflows', 'num', 'descending', { title: 'context overflows: recovered / not' }),
     th('Judge', 'text', 'ascending', { left: true }),
   ];
@@ -74,12 +98,11 @@ function leaderboard(data: ReportData): SafeHtml {
     const search = [m.model, m.model_id, m.provider, judgesText(m.judges)].join(' ').toLowerCase();
     return html`<tr data-model="${m.model}" data-search="${search}">
 <td data-v="${m.rank}">${m.rank}</td>${modelTd(m)}${rateTd(m.overall)}${data.categories.map((c) => rateTd(m.categories[c], c))}${rateTd(m.hard)}
-<td data-v="${m.overall.pending}">${m.overall.pending}</td><td data-v="${m.overall.skipped}">${m.overall.skipped}</td><td data-v="${m.overall.errors}">${m.overall.errors}</td><td data-v="${m.overall.judge_errors}">${m.overall.judge_errors}</td>
+${ungradedTd(m.overall)}
 <td data-v="${numAttr(m.speed?.decode_tps)}">${tpsText(m.speed?.decode_tps)}${m.speed?.decode_tps == null ? '' : mark}</td>
 <td data-v="${numAttr(m.speed?.ttft_s)}">${secondsText(m.speed?.ttft_s)}${m.speed?.ttft_s == null ? '' : mark}</td>
 <td data-v="${numAttr(m.cost_usd)}">${costText(m.cost_usd)}</td>
-<td data-v="${m.overflow.total}">${overflowText(m.overflow)}</td>
-<td class="l" data-v="${judgesText(m.judges)}" title="${m.judges.map((j) => `${judgeLabel(j)} @ ${j.endpoint}`).join('\n')}">${judgesText(m.judges)}</td></tr>`;
+${overflowTd(m.overflow)}${judgeTd(m)}</tr>`;
   });
   const cols = head.length;
   return html`<section class="panel"><h2>Leaderboard</h2><div class="table-wrap"><table id="leaderboard" class="sortable">
@@ -142,7 +165,7 @@ function pairwisePanel(data: ReportData): SafeHtml | '' {
   const pairs = pw.pairs.map(
     (p) => html`<tr><td class="l">${p.a}</td><td class="l">${p.b}</td><td>${p.wins}</td><td>${p.ties}</td><td>${p.losses}</td><td>${pct(p.win_rate)}</td><td>${Math.round(p.ci95[0] * 100)}–${Math.round(p.ci95[1] * 100)}%</td></tr>`,
   );
-  return html`<section class="panel" id="pairwise"><h2>Pairwise (head to head)${pw.judge ? html` <span class="muted" title="${pw.judge.endpoint}">judge ${judgeLabel(pw.judge)}</span>` : ''}</h2>
+  return html`<section class="panel" id="pairwise"><h2>Pairwise (head to head)${pw.judge ? html` <span class="muted" title="${pw.judge.endpoint}">judged by ${judgeLabel(pw.judge)}</span>` : ''}</h2>
 <div class="two"><div class="table-wrap"><table class="sortable"><thead><tr>${th('Model', 'text', 'ascending', { left: true })}${th('Rating', 'num', 'descending')}${th('Win rate', 'num', 'descending')}${th('Wins', 'num', 'descending')}${th('Ties', 'num', 'descending')}${th('Losses', 'num', 'ascending')}</tr></thead><tbody>${ratings}</tbody></table></div>
 <div class="table-wrap"><table><thead><tr><th class="l">A</th><th class="l">B</th><th>A wins</th><th>Ties</th><th>A losses</th><th>A win rate</th><th>95 % CI</th></tr></thead><tbody>${pairs}</tbody></table></div></div>
 <p class="note">Ratings: Bradley–Terry on an Elo-like scale (1000 = average). A tie counts as half a win.</p></section>`;

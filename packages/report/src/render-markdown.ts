@@ -120,7 +120,7 @@ function pairedSection(data: ReportData): string[] {
   const out = ['## Paired comparisons (exact McNemar)', ''];
   for (const p of data.paired) {
     out.push(
-      `- ${mdText(p.summary)}: ${p.common} common graded cases; only ${mdText(p.a)} passed ${p.a_only}, ` +
+      `- ${mdText(p.summary)} — ${p.common} common graded cases; only ${mdText(p.a)} passed ${p.a_only}, ` +
         `only ${mdText(p.b)} passed ${p.b_only}` +
         (p.excluded_revision > 0 ? `; ${p.excluded_revision} left out (different case revisions)` : ''),
     );
@@ -132,7 +132,7 @@ function pairedSection(data: ReportData): string[] {
 function pairwiseSection(data: ReportData): string[] {
   const pw = data.pairwise;
   if (pw === null) return [];
-  const judge = pw.judge === null ? '' : ` (judge ${judgeLabel(pw.judge)})`;
+  const judge = pw.judge === null ? '' : ` (judged by ${judgeLabel(pw.judge)})`;
   const ratings = pw.ratings.map((r) => [
     r.model,
     r.rating === null ? '—' : r.rating.toFixed(0),

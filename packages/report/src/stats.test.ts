@@ -65,6 +65,9 @@ describe('mcnemarExact', () => {
     // Reference values from exact big-integer arithmetic.
     expect(mcnemarExact(100, 130)).toBeCloseTo(0.055613577781392386, 10);
     expect(mcnemarExact(1000, 1100)).toBeCloseTo(0.030720707864242296, 10);
+    // Either side of the switch from the direct sum (n ≤ 1000) to log space.
+    expect(mcnemarExact(450, 550)).toBeCloseTo(0.0017305360849763176, 12);
+    expect(mcnemarExact(451, 550)).toBeCloseTo(0.0019371180914118246, 12);
     expect(mcnemarExact(0, 5000)).toBe(0);
     expect(mcnemarExact(5000, 5000)).toBe(1);
   });

@@ -45,15 +45,25 @@ export function mcnemarExact(b: number, c: number): number {
   const n = b + c;
   if (n === 0) return 1;
   const k = Math.min(b, c);
-  // Sum C(n, i) / 2^n for i = 0..k in log space so large n neither overflows nor underflows.
-  const ln2n = n * Math.LN2;
-  let logTerm = 0; // log C(n, 0)
+  if (b === c) return 1;
+  if (n <= 1000) {
+    // Direct sum of binomial probabilities: exact in doubles for the small counts reports usually have.
+    let term = 0.5 ** n;
+    let sum = 0;
+    for (let i = 0; i <= k; i += 1) {
+      sum += term;
+      term = (term * (n - i)) / (i + 1);
+    }
+    return Math.min(1, 2 * sum);
+  }
+  // Large n: sum C(n, i) / 2^n in log space so it neither overflows nor underflows.
+  let logTerm = -n * Math.LN2; // log(C(n, 0) / 2^n)
   let logSum = Number.NEGATIVE_INFINITY;
   for (let i = 0; i <= k; i += 1) {
     logSum = logAdd(logSum, logTerm);
     logTerm += Math.log(n - i) - Math.log(i + 1);
   }
-  return Math.min(1, 2 * Math.exp(logSum - ln2n));
+  return Math.min(1, 2 * Math.exp(logSum));
 }
 
 function logAdd(a: number, b: number): number {
