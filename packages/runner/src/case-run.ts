@@ -23,7 +23,14 @@ export interface ModelContext {
   signal: AbortSignal;
   now: () => Date;
   newId: () => string;
+  /** `reasoning-off` (a run): one retry with thinking off. `full` (recover): then a "final answer now" follow-up. */
+  ladder: 'reasoning-off' | 'full';
 }
+
+/** How much of the cut-off reasoning the `continue` rung hands back to the model. */
+export const CONTINUE_TAIL_CHARS = 6000;
+const CONTINUE_PROMPT =
+  'Your reasoning above was cut off at the token limit. Do not think any further: give only your final answer now, in the format the question asked for.';
 
 export type CaseOutcome =
   | { kind: 'row'; row: RunRow; endpointFailure: boolean }
@@ -130,8 +137,21 @@ async function askWithRecovery(
   try {
     const retryBudget = Math.min(caseBudget, ctx.resolved.model.max_tokens ?? caseBudget);
     const second = await ask(ctx, tally, { ...request, reasoning: 'off', max_tokens: retryBudget });
-    if (!hasAnswer(second.reply)) overflow.unrecovered += 1;
-    return hasAnswer(second.reply) ? second : first;
+    if (hasAnswer(second.reply)) return second;
+    if (ctx.ladder === 'full') {
+      record.mode = 'continue';
+      record.attempts = 3;
+      const tail = first.reply.reasoning.slice(-CONTINUE_TAIL_CHARS);
+      const third = await ask(ctx, tally, {
+        ...request,
+        messages: [...request.messages, { role: 'assistant', content: tail }, { role: 'user', content: CONTINUE_PROMPT }],
+        reasoning: 'off',
+        max_tokens: retryBudget,
+      });
+      if (hasAnswer(third.reply)) return third;
+    }
+    overflow.unrecovered += 1;
+    return first;
   } catch (error) {
     if (error instanceof WrongModel) throw error;
     // A failed recovery keeps the honest first result and is not an endpoint failure of the case.

@@ -65,7 +65,12 @@ function byProvider(models: PlannedModel[]): PlannedModel[][] {
 }
 
 /** Starts a planned run. Rows are appended and fsynced as each case finishes. */
-export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld, toolVersion: string): RunHandle {
+export interface StartOptions {
+  /** `full` = the recover ladder (reasoning off, then "final answer now"). Default `reasoning-off`. */
+  ladder?: 'reasoning-off' | 'full';
+}
+
+export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld, toolVersion: string, options: StartOptions = {}): RunHandle {
   const channel = new EventChannel<RunEvent>();
   const controller = new AbortController();
   const emit = (event: RunEvent) => channel.push(event);
@@ -110,7 +115,7 @@ export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld
         already_done: plan.alreadyDone,
       });
       const ledger = new BudgetLedger(plan.budgetUsd, plan.prior.cost_usd);
-      const shared = { runId: plan.runId, driver, world, log, ledger, emit, onRow, runSignal: controller.signal };
+      const shared = { runId: plan.runId, driver, world, log, ledger, emit, onRow, runSignal: controller.signal, ladder: options.ladder ?? 'reasoning-off' };
       const outcomes = (
         await Promise.all(
           byProvider(plan.models).map(async (group) => {

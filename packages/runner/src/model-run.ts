@@ -24,6 +24,7 @@ export interface ModelRunShared {
   emit: (event: RunEvent) => void;
   onRow: (row: RunRow) => void;
   runSignal: AbortSignal;
+  ladder: 'reasoning-off' | 'full';
 }
 
 /** Runs one model's missing cases: lease, preflight, then the cases under the provider's concurrency. */
@@ -106,6 +107,7 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
       signal: controller.signal,
       now: world.now,
       newId: () => hexId(world.random),
+      ladder: shared.ladder,
     };
     let consecutive = 0;
     const limit = pLimit(resolved.concurrency);

@@ -68,6 +68,11 @@ export function planApiKey(plan: RunPlan, label: string): string | undefined {
   return keyStore.get(plan)?.get(label);
 }
 
+/** Records the keys a hand-made plan (recover) runs with. */
+export function attachApiKeys(plan: RunPlan, keys: Map<string, string | undefined>): void {
+  keyStore.set(plan, keys);
+}
+
 export function fingerprintOf(parts: { profile: string; categories: Category[] | null; seed: number; models: string[]; cases: { id: string; revision: string }[] }): string {
   const canonical = JSON.stringify({
     profile: parts.profile,
