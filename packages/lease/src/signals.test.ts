@@ -81,6 +81,16 @@ describe('releaseOnSignals', () => {
     await lease.release();
   });
 
+  it('accepts the real process object and unhooks cleanly', async () => {
+    const { lease } = await held();
+    const before = process.listenerCount('SIGTERM');
+    const guard = releaseOnSignals(lease, { process });
+    expect(process.listenerCount('SIGTERM')).toBe(before + 1);
+    guard.dispose();
+    expect(process.listenerCount('SIGTERM')).toBe(before);
+    await lease.release();
+  });
+
   it('a second signal during the release re-raises at once', async () => {
     const { double, lease } = await held();
     const proc = new FakeProcess();
