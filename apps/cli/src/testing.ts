@@ -1,7 +1,9 @@
 import type { CliIO } from './io';
 
 /** An in-memory CliIO for tests: captures output, fixed env and cwd. */
-export function memoryIO(options: { env?: Record<string, string | undefined>; cwd?: string; confirm?: boolean } = {}) {
+export function memoryIO(
+  options: { env?: Record<string, string | undefined>; cwd?: string; confirm?: boolean; signal?: AbortSignal } = {},
+) {
   let out = '';
   let err = '';
   const io: CliIO = {
@@ -9,7 +11,7 @@ export function memoryIO(options: { env?: Record<string, string | undefined>; cw
     stderr: { write: (text: string) => (err += text) },
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
-    signal: new AbortController().signal,
+    signal: options.signal ?? new AbortController().signal,
     confirm: async () => options.confirm ?? false,
   };
   return { io, stdout: () => out, stderr: () => err };
