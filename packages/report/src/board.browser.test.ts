@@ -7,11 +7,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_AT, MANIFESTS, PAIRWISE, ROWS, SPEED, XSS, makeRow } from './__fixtures__/results';
 import { buildReport } from './build';
 import { renderHtml } from './render-html';
+import type { ReportData } from './types';
 
 const CHROMIUM = '/usr/bin/chromium';
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -41,36 +42,37 @@ describe.skipIf(!hasChromium)('report board in Chromium', { timeout: 30_000 }, (
   const problems: string[] = [];
   const network: string[] = [];
 
-  beforeAll(async () => {
-    // A model label carrying markup too, so labels are proven escaped everywhere they appear.
-    const evilLabel = 'evil<img src=x onerror="window.__pwned=3">';
-    const rows = [
-      ...ROWS,
-      makeRow({ model: evilLabel, short: 'CZ01', status: 'fail', reason: XSS, patch: { content: XSS, tool_calls: [{ id: 'c', name: 'x', arguments: XSS }] } }),
-    ];
-    const data = buildReport({ rows, manifests: MANIFESTS, speed: SPEED, pairwise: PAIRWISE, generatedAt: GENERATED_AT, toolVersion: '0.1.0' });
-    dir = mkdtempSync(join(tmpdir(), 'report-board-'));
-    const file = join(dir, 'report.html');
-    writeFileSync(file, renderHtml(data));
+  const EVIL_LABEL = 'evil<img src=x onerror="window.__pwned=3">';
+  let context: BrowserContext;
 
+  async function open(name: string, data: ReportData): Promise<Page> {
+    const file = join(dir, name);
+    writeFileSync(file, renderHtml(data));
+    const p = await context.newPage();
+    p.on('request', (req) => {
+      if (!req.url().startsWith('file:') && !req.url().startsWith('data:')) network.push(req.url());
+    });
+    p.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${name}: console ${msg.type()}: ${msg.text()}`);
+    });
+    p.on('pageerror', (err) => problems.push(`${name}: page error: ${err.message}`));
+    await p.goto(pathToFileURL(file).href);
+    await p.waitForLoadState('load');
+    return p;
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'report-board-'));
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
-    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
     await context.route('**/*', async (route) => {
       const url = route.request().url();
       if (url.startsWith('file:')) return route.continue();
       network.push(url);
       return route.abort();
     });
-    page = await context.newPage();
-    page.on('request', (req) => {
-      if (!req.url().startsWith('file:') && !req.url().startsWith('data:')) network.push(req.url());
-    });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console ${msg.type()}: ${msg.text()}`);
-    });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    await page.goto(pathToFileURL(file).href);
-    await page.waitForLoadState('load');
+    const data = buildReport({ rows: ROWS, manifests: MANIFESTS, speed: SPEED, pairwise: PAIRWISE, generatedAt: GENERATED_AT, toolVersion: '0.1.0' });
+    page = await open('report.html', data);
   }, 60_000);
 
   afterAll(async () => {
@@ -83,7 +85,7 @@ describe.skipIf(!hasChromium)('report board in Chromium', { timeout: 30_000 }, (
     page.$$eval('#leaderboard tbody tr:not(.empty):not([hidden])', (trs) => trs.map((tr) => tr.getAttribute('data-model') ?? ''));
 
   it('renders the leaderboard ranked, with the category columns', async () => {
-    expect(await modelOrder()).toEqual(['deepseek-pro', 'qwen3-local', 'llama-small', 'mystery-7b', 'evil<img src=x onerror="window.__pwned=3">']);
+    expect(await modelOrder()).toEqual(['deepseek-pro', 'qwen3-local', 'llama-small', 'mystery-7b']);
     const headers = await page.$$eval('#leaderboard thead th', (ths) => ths.map((th) => th.textContent?.trim()));
     expect(headers.slice(0, 5)).toEqual(['#', 'Model', 'All', 'coding', 'math']);
     expect(await page.locator('#leaderboard tbody tr[data-model="deepseek-pro"] td').nth(3).textContent()).toBe('83%5/6');
@@ -102,11 +104,12 @@ describe.skipIf(!hasChromium)('report board in Chromium', { timeout: 30_000 }, (
     expect(order.slice(2)).not.toContain('deepseek-pro'); // models without cost stay at the end
 
     await header('Model').click();
-    expect(await modelOrder()).toEqual(['deepseek-pro', 'evil<img src=x onerror="window.__pwned=3">', 'llama-small', 'mystery-7b', 'qwen3-local']);
+    expect(await modelOrder()).toEqual(['deepseek-pro', 'llama-small', 'mystery-7b', 'qwen3-local']);
     await header('coding').click();
-    const coding = await modelOrder();
-    expect(coding[coding.length - 1]).toBe('evil<img src=x onerror="window.__pwned=3">'); // 0/1 coding: lowest
-    expect(coding.slice(0, 2).sort()).toEqual(['deepseek-pro', 'qwen3-local']); // 83 % each
+    // Highest first: 83 % (deepseek, qwen: stable order from the previous sort), 50 %, 33 %.
+    expect(await modelOrder()).toEqual(['deepseek-pro', 'qwen3-local', 'mystery-7b', 'llama-small']);
+    await header('coding').click();
+    expect(await modelOrder()).toEqual(['llama-small', 'mystery-7b', 'deepseek-pro', 'qwen3-local']);
     await header('#').click();
     expect((await modelOrder())[0]).toBe('deepseek-pro');
   });
@@ -115,7 +118,7 @@ describe.skipIf(!hasChromium)('report board in Chromium', { timeout: 30_000 }, (
     const visibleFailures = (): Promise<string[]> =>
       page.$$eval('details.failure:not([hidden])', (ds) => ds.map((d) => `${d.getAttribute('data-model')}/${d.getAttribute('data-category')}`));
     const total = (await visibleFailures()).length;
-    expect(total).toBe(25);
+    expect(total).toBe(24);
 
     await page.fill('#f-text', 'llama');
     expect(await modelOrder()).toEqual(['llama-small']);
@@ -134,7 +137,7 @@ describe.skipIf(!hasChromium)('report board in Chromium', { timeout: 30_000 }, (
     expect(await page.locator('#leaderboard th[data-col-cat="coding"]').isVisible()).toBe(false);
     expect(await page.locator('#leaderboard th[data-col-cat="prose"]').isVisible()).toBe(true);
     expect(await page.locator('.chart[data-cat="coding"]').isVisible()).toBe(false);
-    expect(await page.locator('#f-count').textContent()).toBe('1 model · 2 of 25 failures');
+    expect(await page.locator('#f-count').textContent()).toBe('1 model · 2 of 24 failures');
 
     await page.selectOption('#f-model', '');
     await page.selectOption('#f-cat', '');
@@ -158,17 +161,39 @@ describe.skipIf(!hasChromium)('report board in Chromium', { timeout: 30_000 }, (
   });
 
   it('keeps model-written markup inert (no script runs, no element injected)', async () => {
-    const evil = page.locator('details.failure[data-model^="evil"]');
-    await evil.locator('summary').click();
-    expect(await evil.locator('.response pre').textContent()).toBe(XSS);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-    expect(await page.locator('img').count()).toBe(0);
-    expect(await page.locator('script').count()).toBe(1);
-    // The llama CZ03 response and reasoning carry the same payload.
-    const llama = page.locator('details.failure[data-model="llama-small"]', { hasText: 'SyntaxError' });
-    await llama.locator('summary').click();
-    expect(await llama.locator('.response pre').textContent()).toContain(XSS);
-    expect(await llama.locator('summary .reason').textContent()).toBe('SyntaxError: <b>unexpected</b> token');
+    const rows = [
+      ...ROWS,
+      makeRow({
+        model: EVIL_LABEL,
+        short: 'CZ01',
+        status: 'fail',
+        reason: XSS,
+        patch: { content: XSS, title: XSS, tool_calls: [{ id: 'c', name: 'x', arguments: XSS }] },
+      }),
+    ];
+    const data = buildReport({ rows, speed: SPEED, generatedAt: GENERATED_AT, toolVersion: '0.1.0' });
+    const evilPage = await open('evil.html', data);
+    try {
+      const evil = evilPage.locator('details.failure[data-model^="evil"]');
+      await evil.locator('summary').click();
+      expect(await evil.locator('.response pre').textContent()).toBe(XSS);
+      expect(await evil.locator('summary .reason').textContent()).toBe(XSS);
+      expect(await evilPage.locator(`#leaderboard tr[data-model="${EVIL_LABEL.replace(/"/g, '\\"')}"]`).count()).toBe(1);
+      // The llama CZ03 response and reasoning carry the same payload.
+      const llama = evilPage.locator('details.failure[data-model="llama-small"]', { hasText: 'SyntaxError' });
+      await llama.locator('summary').click();
+      expect(await llama.locator('.response pre').textContent()).toContain(XSS);
+      expect(await llama.locator('summary .reason').textContent()).toBe('SyntaxError: <b>unexpected</b> token');
+      expect(await evilPage.locator('summary .reason b').count()).toBe(0);
+      // Sorting still works on the page (its one script ran) and nothing else ran.
+      await evilPage.locator('#leaderboard thead').getByRole('button', { name: 'Model', exact: true }).click();
+      expect(await evilPage.locator('#leaderboard tbody tr').first().getAttribute('data-model')).toBe('deepseek-pro');
+      expect(await evilPage.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await evilPage.locator('img').count()).toBe(0);
+      expect(await evilPage.locator('script').count()).toBe(1);
+    } finally {
+      await evilPage.close();
+    }
   });
 
   it('makes no network request and logs no error; writes the screenshot', async () => {

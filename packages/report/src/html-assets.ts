@@ -5,7 +5,7 @@ export const BOARD_CSS = `
 --warn-bg:#fff7e6;--warn-line:#f0c36d;--good:#1f7a3f;--bad:#b3261e;--cell-l:93%;--cell-s:62%;--code:#f3f4f6;
 font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color-scheme:light dark}
 @media (prefers-color-scheme:dark){:root{--bg:#111418;--panel:#181c21;--ink:#e6e9ed;--muted:#9aa5b1;--line:#2a3038;
---head:#1f242b;--accent:#7aa2f7;--warn-bg:#2b2410;--warn-line:#7a5d12;--good:#5fd08a;--bad:#ff8a80;--cell-l:22%;--cell-s:45%;--code:#0f1216}}
+--head:#1f242b;--accent:#7aa2f7;--warn-bg:#2b2410;--warn-line:#7a5d12;--good:#5fd08a;--bad:#ff8a80;--cell-l:21%;--cell-s:34%;--code:#0f1216}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--ink);font-size:14px;line-height:1.45}
 main{max-width:1720px;margin:0 auto;padding:24px 28px 48px}
