@@ -28,7 +28,8 @@ export function expectedJudge(manifests: readonly RunManifest[]): JudgeIdentity 
   return judge;
 }
 
-function listSome(items: readonly string[], max = 5): string {
+/** `a, b, c, d, e and 3 more` */
+export function listSome(items: readonly string[], max = 5): string {
   const shown = items.slice(0, max).join(', ');
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }

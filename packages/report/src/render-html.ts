@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { judgeKey, judgeLabel } from './comparability';
+import { judgeKey, judgeLabel, listSome } from './comparability';
 import {
   PAIRED_FOOTNOTE,
   RATE_FOOTNOTE,
@@ -115,7 +115,7 @@ function issueItem(issue: ComparabilityIssue): SafeHtml {
     case 'case-revision':
       return html`<li>Case <b>${issue.case_id}</b> (${issue.category}) ran at different revisions${issue.current_revision ? ` (current ${issue.current_revision})` : ''}: ${issue.revisions.map((r) => `${r.revision}: ${r.models.join(', ')}`).join('; ')}</li>`;
     case 'judge':
-      return html`<li>Judged by different judges${issue.expected ? ` (run judge: ${judgeLabel(issue.expected)})` : ''}: ${issue.groups.map((g) => `${g.label} at ${g.identity.endpoint}: ${g.models.join(', ')} (${g.rows} rows)`).join('; ')}</li>`;
+      return html`<li>Judged by different judges${issue.expected ? ` (run judge: ${judgeLabel(issue.expected)})` : ''}: ${issue.groups.map((g) => `${g.label} at ${g.identity.endpoint}: ${g.models.join(', ')} (${g.rows} rows: ${listSome(g.case_ids)})`).join('; ')}</li>`;
     case 'coverage':
       return html`<li>Different case sets (${issue.total_cases} cases in all): ${issue.models.filter((m) => m.missing.length > 0).map((m) => `${m.model} ran ${m.cases}`).join(', ')}</li>`;
   }

@@ -1,4 +1,4 @@
-import { judgeLabel } from './comparability';
+import { judgeLabel, listSome } from './comparability';
 import { failureLine, oneLine } from './failures';
 import {
   PAIRED_FOOTNOTE,
@@ -68,7 +68,7 @@ function issueLine(issue: ComparabilityIssue): string {
     }
     case 'judge': {
       const groups = issue.groups
-        .map((g) => `${g.label} at ${g.identity.endpoint}: ${g.models.join(', ')} (${g.rows} rows)`)
+        .map((g) => `${g.label} at ${g.identity.endpoint}: ${g.models.join(', ')} (${g.rows} rows: ${listSome(g.case_ids)})`)
         .join('; ');
       const expected = issue.expected === null ? '' : ` (run judge: ${judgeLabel(issue.expected)})`;
       return `Judged by different judges${expected}: ${groups}`;

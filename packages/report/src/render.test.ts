@@ -47,7 +47,7 @@ describe('renderMarkdown', () => {
 
   it('marks what is not comparable and names models and cases', () => {
     expect(md).toContain('> - Case MZ03 [math] ran at different revisions (current r2): r1: deepseek-pro, qwen3-local; r2: llama-small');
-    expect(md).toMatch(/> - Judged by different judges .*gpt-judge \(prompt v3\) at https:\/\/api\.example\.com\/v1: llama-small \(6 rows\)/);
+    expect(md).toMatch(/> - Judged by different judges .*gpt-judge \(prompt v3\) at https:\/\/api\.example\.com\/v1: llama-small \(6 rows: PZ01, PZ02, PZ03, PZ04, PZ05 and 1 more\)/);
     expect(md).toContain('- mystery-7b: ran 6 of 54 cases;');
   });
 
