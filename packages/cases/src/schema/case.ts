@@ -1,0 +1,109 @@
+import type { Category, Difficulty } from '@crucibleforge/core';
+import { z } from 'zod';
+import { HaystackSchema, LanguageSchema, ParamSpecSchema, ProgramSchema, ToolSchema, ToolScriptSchema } from './common';
+import { GraderSchema } from './graders';
+
+export const CategorySchema = z.enum(['coding', 'math', 'reasoning', 'tooluse', 'injection', 'instruct', 'longctx', 'prose', 'agent']);
+export const DifficultySchema = z.enum(['easy', 'medium', 'hard']);
+// Compile-time guard: the enums above are exactly core's Category and Difficulty.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const categoryMatchesCore: Same<z.infer<typeof CategorySchema>, Category> = true;
+const difficultyMatchesCore: Same<z.infer<typeof DifficultySchema>, Difficulty> = true;
+
+const RefCallSchema = z
+  .object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()) })
+  .strict();
+export type RefCall = z.infer<typeof RefCallSchema>;
+
+export const ReferenceSchema = z
+  .object({
+    answer: z
+      .union([z.string(), z.number(), z.record(z.string(), z.string())])
+      .optional()
+      .describe('the correct final answer (number, exact, choice, judge; a key → value map for assignments)'),
+    solution: z.string().optional().describe('code: a correct solution, run by verify'),
+    reply: z.string().optional().describe('a complete reply that must pass the grader (instruct, agent, json, final tool answers)'),
+    calls: z
+      .array(z.array(RefCallSchema))
+      .optional()
+      .describe('tool_calls: the calls a correct model makes, one list per assistant turn'),
+    facts: z.array(z.string().min(1)).optional().describe('judge: facts a correct answer must contain'),
+  })
+  .strict();
+export type Reference = z.infer<typeof ReferenceSchema>;
+
+export const WrongSolutionSchema = z
+  .object({
+    why: z.string().min(1).describe('what is wrong with it'),
+    code: z.string().min(1),
+    too_slow: z.boolean().optional().describe('correct but too slow: it must fail by TIMEOUT'),
+  })
+  .strict();
+
+export const WrongReplySchema = z
+  .object({
+    why: z.string().min(1),
+    reply: z.string().optional(),
+    calls: z.array(z.array(RefCallSchema)).optional(),
+  })
+  .strict();
+
+export const VerifySpecSchema = z
+  .object({
+    seeds: z.array(z.int()).min(1).optional().describe('seeded cases: the seeds verify materialises (default [1, 2, 3])'),
+    program: z.string().min(1).optional().describe('a brute-force / exhaustive program run in the sandbox'),
+    language: LanguageSchema.optional().describe('language of program (default python)'),
+    expect: z
+      .enum(['answer', 'unique_solution'])
+      .optional()
+      .describe('answer: prints the answer; unique_solution: prints {"solutions": [...]} of every solution'),
+    wrong_solutions: z.array(WrongSolutionSchema).optional().describe('code: negative controls that must FAIL'),
+    wrong_replies: z.array(WrongReplySchema).optional().describe('replies that must FAIL the grader'),
+  })
+  .strict();
+export type VerifySpec = z.infer<typeof VerifySpecSchema>;
+
+export const CaseSchema = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[a-z]+-[a-z0-9]+(?:-[a-z0-9]+)*$/, 'id must be <category>-<words>, lowercase, digits and dashes')
+      .describe('stable id: the category, a dash, then a slug (coding-lru-peek)'),
+    title: z.string().min(3),
+    category: CategorySchema,
+    difficulty: DifficultySchema,
+    tags: z.array(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/)).optional(),
+    why_hard: z.string().min(10).optional().describe('required for hard cases: what makes it hard by construction'),
+    system: z.string().optional(),
+    prompt: z.string().min(1).optional().describe('the user message (or use turns)'),
+    turns: z.array(z.string().min(1)).min(1).optional().describe('user messages of a multi-turn case, in order'),
+    tools: z.array(ToolSchema).optional(),
+    tool_script: ToolScriptSchema.optional(),
+    max_tokens: z.int().min(16).max(65536),
+    min_context: z.int().min(512).optional().describe('skip (not fail) on models with a smaller context'),
+    temperature: z.number().min(0).max(2).optional().describe('default 0'),
+    params: z
+      .record(z.string().regex(/^[a-z_][a-z0-9_]*$/), ParamSpecSchema)
+      .optional()
+      .describe('seeded variant: parameters drawn from the seed'),
+    derive: ProgramSchema.optional().describe('seeded variant: reads {seed, params} JSON, prints {answer, vars}'),
+    haystack: HaystackSchema.optional().describe('long context: the {{haystack}} placeholder is filled with it'),
+    grader: GraderSchema,
+    reference: ReferenceSchema,
+    verify: VerifySpecSchema.optional(),
+    notes: z.string().optional().describe('author notes, never shown to a model'),
+  })
+  .strict();
+
+export type CaseDef = z.infer<typeof CaseSchema>;
+
+/** A case as the loader returns it: the definition plus where it came from and its revision. */
+export interface LoadedCase {
+  def: CaseDef;
+  /** Path relative to the cases dir, with forward slashes. */
+  file: string;
+  revision: string;
+  seeded: boolean;
+}
+void categoryMatchesCore;
+void difficultyMatchesCore;

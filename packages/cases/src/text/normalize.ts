@@ -1,0 +1,103 @@
+import { numbersIn, numbersMatch, parseRational } from './numbers';
+
+const THINK_PAIRS: [RegExp, RegExp][] = [
+  [/<think(?:ing)?>/i, /<\/think(?:ing)?>/i],
+  [/<\|thinking\|>/i, /<\|\/thinking\|>|<\/\|thinking\|>/i],
+];
+
+/**
+ * Removes inline reasoning that leaked into the content channel (`<think>…</think>` and friends).
+ * An unclosed opener drops the rest; a stray closer drops everything before it (the text before a lone
+ * `</think>` is reasoning whose opener the server ate).
+ */
+export function stripThinking(text: string): string {
+  let out = text;
+  for (const [open, close] of THINK_PAIRS) {
+    for (;;) {
+      const o = open.exec(out);
+      const c = close.exec(out);
+      if (c && (!o || c.index < o.index)) {
+        out = out.slice(c.index + c[0].length);
+        continue;
+      }
+      if (!o) break;
+      const rest = out.slice(o.index + o[0].length);
+      const c2 = close.exec(rest);
+      out = c2 ? out.slice(0, o.index) + rest.slice(c2.index + c2[0].length) : out.slice(0, o.index);
+    }
+  }
+  return out.trim();
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Lowercases, unifies quotes and dashes, collapses whitespace. */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(/[‘’‛`]/g, "'")
+    .replace(/[“”„]/g, '"')
+    .replace(/[‐‑‒–—]/g, '-')
+    .replace(/\s+/g, ' ')
+    .toLowerCase()
+    .trim();
+}
+
+/**
+ * Whole-word, case-insensitive search. A needle that is a number matches the same number written any
+ * way (`1,234` = `1234` = `1234.0`) and never a longer one (`16` does not match `160` or `16.5`).
+ */
+export function containsNeedle(text: string, needle: string): boolean {
+  const asNumber = /^\s*[-−]?[\d,.\s/]+\s*$/.test(needle) ? parseRational(needle) : null;
+  if (asNumber) return numbersIn(text).some((n) => numbersMatch(n.value, asNumber));
+  const folded = foldText(text);
+  const n = foldText(needle);
+  if (n.length === 0) return false;
+  const pattern = escapeRegExp(n).replace(/ /g, '\\s+');
+  const startsWord = /^[\p{L}\p{N}_]/u.test(n);
+  const endsWord = /[\p{L}\p{N}_]$/u.test(n);
+  const re = new RegExp(`${startsWord ? '(?<![\\p{L}\\p{N}_])' : ''}${pattern}${endsWord ? '(?![\\p{L}\\p{N}_])' : ''}`, 'u');
+  return re.test(folded);
+}
+
+/** Counts whole-word occurrences of a word or phrase (case-insensitive). */
+export function countWord(text: string, word: string): number {
+  const n = foldText(word);
+  if (!n) return 0;
+  const re = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(n).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}_])`, 'gu');
+  return [...foldText(text).matchAll(re)].length;
+}
+
+const LABEL_DECOR = String.raw`[*_#>\s]*`;
+
+/**
+ * Every occurrence of `<label>:` (or `=`), optionally prefixed by "final" and wrapped in markdown bold,
+ * with the rest of that line. `Answer: 42 (mod 1000)` → `42 (mod 1000)`.
+ */
+export function labelledLines(text: string, label = 'Answer'): string[] {
+  const re = new RegExp(
+    String.raw`(?:^|\n)${LABEL_DECOR}(?:final\s+)?${escapeRegExp(label)}${LABEL_DECOR}[:=]${LABEL_DECOR}([^\n]*)`,
+    'gi',
+  );
+  const out: string[] = [];
+  for (const m of text.matchAll(re)) out.push(m[1]!.replace(/[*_]+\s*$/, '').trim());
+  return out;
+}
+
+/** The value after the last label, or null when there is no label. */
+export function lastLabelled(text: string, label = 'Answer'): string | null {
+  const all = labelledLines(text, label);
+  return all.length === 0 ? null : all[all.length - 1]!;
+}
+
+/** Strips `\boxed{…}`, `$…$`, markdown emphasis and a trailing period from an answer value. */
+export function cleanAnswerValue(value: string): string {
+  let v = value.trim();
+  const boxed = /\\boxed\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}/.exec(v);
+  if (boxed) v = boxed[1]!;
+  v = v.replace(/^\$+|\$+$/g, '').replace(/^[*_`]+|[*_`]+$/g, '').trim();
+  v = v.replace(/\.$/, '').trim();
+  return v;
+}

@@ -1,0 +1,122 @@
+import type { Sandbox } from '@crucibleforge/sandbox';
+import { grade } from '../grade';
+import { materializeCase, verifySeeds, type MaterializedCase } from '../materialize';
+import { referenceTranscript } from '../reference';
+import type { LoadedCase } from '../schema/case';
+import { verifyCode } from './code';
+import { haystackProblems } from './haystack';
+import { checkVerifyProgram } from './program';
+import type { CaseVerifyResult } from './report';
+import { schemaProblem } from './tool-schema';
+
+export type SandboxGetter = () => Promise<Sandbox>;
+
+const ANSWER_GRADERS = new Set(['number', 'exact', 'choice', 'assignments']);
+
+/** Whether verifying this case runs anything in the sandbox. */
+export function needsSandbox(c: LoadedCase): boolean {
+  const d = c.def;
+  return d.grader.type === 'code' || d.derive !== undefined || d.verify?.program !== undefined;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function referenceCallProblems(c: MaterializedCase): string[] {
+  const problems: string[] = [];
+  const tools = new Map(c.tools.map((t) => [t.function.name, t.function.parameters]));
+  (c.reference.calls ?? []).forEach((turn, t) =>
+    turn.forEach((call, i) => {
+      if (!tools.has(call.name)) problems.push(`reference.calls[${t}][${i}]: "${call.name}" is not a declared tool`);
+      else {
+        const p = schemaProblem(call.arguments, tools.get(call.name));
+        if (p) problems.push(`reference.calls[${t}][${i}] (${call.name}): ${p}`);
+      }
+    }),
+  );
+  return problems;
+}
+
+/** Checks one seed of one case; adds to `r`. */
+async function verifySeed(loaded: LoadedCase, seed: number | null, getSandbox: SandboxGetter, r: CaseVerifyResult, signal?: AbortSignal): Promise<void> {
+  const d = loaded.def;
+  const at = seed === null ? '' : `seed ${seed}: `;
+  const problem = (m: string) => r.problems.push(at + m);
+  let c: MaterializedCase;
+  const derivingSandbox = d.derive ? await getSandbox() : undefined;
+  try {
+    c = await materializeCase(d, seed, derivingSandbox ? { sandbox: derivingSandbox } : {});
+  } catch (error) {
+    problem(message(error));
+    return;
+  }
+  if (c.haystack) {
+    haystackProblems(c).forEach(problem);
+    r.haystacks++;
+  }
+  const g = c.grader;
+  if (g.type === 'code') {
+    const out = await verifyCode(c, await getSandbox(), signal);
+    out.problems.forEach(problem);
+    out.warnings.forEach((w) => r.warnings.push(at + w));
+    r.executed += out.executed;
+    r.negative_controls += out.negative_controls;
+    if (out.calibration) r.calibrations.push(out.calibration);
+  } else if (g.type === 'judge') {
+    if (typeof c.reference.answer !== 'string' || c.reference.answer.trim().length < 20) problem('judged cases need a reference answer (at least a sentence)');
+    if (!c.reference.facts?.length) problem('judged cases need reference.facts');
+  } else {
+    const outcome = await grade(c, referenceTranscript(c));
+    if (outcome.status !== 'pass') problem(`the reference fails its own grader: ${outcome.reason}`);
+  }
+  if (g.type === 'tool_calls') referenceCallProblems(c).forEach(problem);
+  for (const [i, wrong] of (d.verify?.wrong_replies ?? []).entries()) {
+    if (g.type === 'code' || g.type === 'judge') {
+      problem(`wrong_replies do not apply to ${g.type} cases`);
+      break;
+    }
+    const outcome = await grade(c, referenceTranscript(c, { reply: wrong.reply, calls: wrong.calls }));
+    if (outcome.status === 'pass') problem(`wrong reply ${i + 1} (${wrong.why}) PASSES the grader`);
+    else r.negative_controls++;
+  }
+  const needsProgram = d.category === 'math' || (d.category === 'reasoning' && ANSWER_GRADERS.has(g.type));
+  if (d.verify?.program) {
+    const sandbox = await getSandbox();
+    try {
+      const p = await checkVerifyProgram(c, sandbox);
+      if (p) problem(p);
+      else r.rederived++;
+    } catch (error) {
+      problem(`verify program: ${message(error)}`);
+    }
+  } else if (needsProgram) {
+    problem(`${d.category} cases need verify.program (a brute-force or exhaustive re-derivation)`);
+  }
+  if (d.category === 'reasoning' && ['exact', 'assignments'].includes(g.type) && d.verify?.program && d.verify.expect !== 'unique_solution') {
+    r.warnings.push(`${at}logic puzzles should prove uniqueness (verify.expect: unique_solution)`);
+  }
+}
+
+/** Verifies one case over its seeds. Sandbox failures (infrastructure) propagate; everything else is a problem. */
+export async function verifyCase(loaded: LoadedCase, getSandbox: SandboxGetter, signal?: AbortSignal): Promise<CaseVerifyResult> {
+  const seeds = loaded.seeded ? verifySeeds(loaded.def) : [null];
+  const r: CaseVerifyResult = {
+    id: loaded.def.id,
+    file: loaded.file,
+    category: loaded.def.category,
+    seeded: loaded.seeded,
+    seeds,
+    ok: true,
+    problems: [],
+    warnings: [],
+    executed: 0,
+    rederived: 0,
+    negative_controls: 0,
+    haystacks: 0,
+    calibrations: [],
+  };
+  for (const seed of seeds) await verifySeed(loaded, seed, getSandbox, r, signal);
+  r.ok = r.problems.length === 0;
+  return r;
+}

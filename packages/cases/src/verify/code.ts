@@ -1,0 +1,72 @@
+import type { Sandbox } from '@crucibleforge/sandbox';
+import { calibrateCase, type Calibration } from '../calibration';
+import { gradeCode } from '../graders/code';
+import { referenceText } from '../reference';
+import type { GraderOf } from '../schema/graders';
+import { extractCode } from '../text/code';
+import type { ConcreteCase } from '../types';
+
+/** Issue 6: every coding case has at least this many tests. */
+export const MIN_CODE_TESTS = 8;
+/** A calibrated limit above this makes verify (and every run) slow: shrink the inputs. */
+export const MAX_CALIBRATED_LIMIT_MS = 20_000;
+
+export interface CodeVerifyOutcome {
+  problems: string[];
+  warnings: string[];
+  executed: number;
+  negative_controls: number;
+  calibration: Calibration | null;
+}
+
+const FENCE = { python: 'python', node: 'javascript' } as const;
+
+/**
+ * A code case proves itself: the reference solution (as a fenced reply, through the real extraction and
+ * grading path) passes in the real sandbox; every wrong solution fails; a too_slow one fails by TIMEOUT
+ * under the calibrated limit (complexity cases are calibrated here, and the calibration is returned).
+ */
+export async function verifyCode(c: ConcreteCase, sandbox: Sandbox, signal?: AbortSignal): Promise<CodeVerifyOutcome> {
+  const g = c.grader as GraderOf<'code'>;
+  const out: CodeVerifyOutcome = { problems: [], warnings: [], executed: 0, negative_controls: 0, calibration: null };
+  if (g.tests.length < MIN_CODE_TESTS) out.problems.push(`${g.tests.length} tests; coding cases need at least ${MIN_CODE_TESTS}`);
+  const reply = referenceText(c) ?? '';
+  const extracted = extractCode(reply, g.language, g.function);
+  if (!extracted.ok) {
+    out.problems.push(`reference solution: ${extracted.reason}`);
+    return out;
+  }
+  let timeLimitMs: number | undefined;
+  if (g.complexity) {
+    const cal = await calibrateCase(c, sandbox, signal);
+    out.calibration = cal;
+    out.executed++;
+    if (!cal.reference_passed) {
+      const r = await gradeCode(g, reply, { sandbox, timeLimitMs: 60_000, ...(signal ? { signal } : {}) });
+      out.problems.push(`reference solution fails: ${r.reason}`);
+      return out;
+    }
+    timeLimitMs = cal.limit_ms;
+    if (cal.limit_ms > MAX_CALIBRATED_LIMIT_MS) out.warnings.push(`calibrated limit ${cal.limit_ms} ms is long; use smaller inputs`);
+  } else {
+    const r = await gradeCode(g, reply, { sandbox, ...(signal ? { signal } : {}) });
+    out.executed++;
+    if (r.status !== 'pass') {
+      out.problems.push(`reference solution fails: ${r.reason}`);
+      return out;
+    }
+  }
+  for (const [i, wrong] of (c.def.verify?.wrong_solutions ?? []).entries()) {
+    const r = await gradeCode(g, `\`\`\`${FENCE[g.language]}\n${wrong.code}\n\`\`\``, {
+      sandbox,
+      ...(timeLimitMs ? { timeLimitMs } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    const label = `wrong solution ${i + 1} (${wrong.why})`;
+    if (r.status === 'error') out.problems.push(`${label}: ${r.reason}`);
+    else if (r.status === 'pass') out.problems.push(`${label} PASSES the tests — the tests cannot catch it`);
+    else if (wrong.too_slow && !r.reason.startsWith('TIMEOUT')) out.problems.push(`${label} should fail by TIMEOUT, but: ${r.reason}`);
+    else out.negative_controls++;
+  }
+  return out;
+}
