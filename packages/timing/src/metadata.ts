@@ -108,12 +108,12 @@ function fill(into: ModelInfo, from: Partial<ModelInfo>, source: string): void {
 }
 
 function fromOpenAi(m: Json): Partial<ModelInfo> {
-  // llama.cpp adds `meta {n_params, size, n_ctx_train}`.
+  // llama.cpp adds `meta {n_params, size, n_ctx_train}`; vLLM `max_model_len`; OpenRouter `context_length`.
   const meta = obj(m.meta);
   return {
     parameter_count: num(meta?.n_params),
     size_bytes: num(meta?.size),
-    max_context: num(meta?.n_ctx_train),
+    max_context: num(m.context_length) ?? num(m.max_model_len) ?? num(meta?.n_ctx_train),
   };
 }
 

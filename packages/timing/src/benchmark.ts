@@ -1,0 +1,334 @@
+import { systemClock, type ChatRequest, type Clock, type FetchLike, type RandomSource, type ReasoningMode, type SpeedSummary } from '@crucibleforge/core';
+import pLimit from 'p-limit';
+import { FATAL_TIMING_CODES } from './errors';
+import { FORMULAS } from './formulas';
+import type { GgufInfo } from './gguf';
+import { listModelMetadata, type ModelInfo } from './metadata';
+import { sameModel } from './model-id';
+import { assessPlausibility, parseParamCounts, type Plausibility } from './plausibility';
+import { depthPrompt, makeNonce, SPEED_PROMPTS, withNonce, type SpeedPromptKey, type SpeedPromptName } from './prompts';
+import { failedRecord, mediansOf, okRecord, okRuns, statsOf, type MedianMetrics, type RunRecord, type StatMetric } from './records';
+import { median, summarize, type MetricStats } from './stats';
+import { streamChat } from './stream';
+import type { ProviderKind, TimingTimeouts } from './types';
+
+export interface SpeedBenchmarkOptions {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  providerKind?: ProviderKind;
+  fetch?: FetchLike;
+  clock?: Clock;
+  random?: RandomSource;
+  /** Wall clock for started_at / finished_at. */
+  now?: () => Date;
+  timeouts?: Partial<TimingTimeouts>;
+  /** Measured rounds per prompt (default 3). */
+  runs?: number;
+  /** Warm-up rounds before the measured ones (default 1; a cold load is not TTFT). */
+  warmup?: number;
+  prompts?: SpeedPromptKey[];
+  /** Context-depth sweep, prompt tokens (e.g. 1024, 4096, 16384). */
+  depths?: number[];
+  /** Concurrency sweep, streams (e.g. 1, 2, 4, 8). */
+  concurrency?: number[];
+  /** Output cap per request (default 256). */
+  maxTokens?: number;
+  temperature?: number;
+  reasoning?: ReasoningMode;
+  /** Advertised memory bandwidth, GB/s (overrides `gpu`). */
+  bandwidthGbs?: number | null;
+  gpu?: string | null;
+  gguf?: GgufInfo | null;
+  /** Ask the endpoint for model metadata (default true). */
+  metadata?: boolean;
+  extraBody?: Record<string, unknown>;
+  signal?: AbortSignal;
+  onProgress?: (progress: SpeedProgress) => void;
+}
+
+export interface SpeedProgress {
+  phase: 'warmup' | 'test' | 'depth' | 'concurrency';
+  label: string;
+  run: RunRecord;
+}
+
+export interface SpeedTestResult {
+  name: SpeedPromptName;
+  prompt_chars: number;
+  runs: RunRecord[];
+  warmup_runs: RunRecord[];
+  median: MedianMetrics;
+  stats: Record<StatMetric, MetricStats>;
+}
+
+export interface DepthPoint {
+  depth_tokens: number;
+  prompt_tokens: number | null;
+  runs: RunRecord[];
+  median: MedianMetrics;
+}
+
+export interface ConcurrencyPoint {
+  concurrency: number;
+  requests: number;
+  failures: number;
+  per_stream_decode_tps: MetricStats;
+  ttft_s: MetricStats;
+  aggregate_tps: number | null;
+  window_s: number;
+  runs: RunRecord[];
+}
+
+/** The JSON the `speed` command writes (the CLI contract). */
+export interface SpeedReport {
+  schema_version: 1;
+  kind: 'speed';
+  model: string;
+  base_url: string;
+  provider_kind: ProviderKind;
+  started_at: string;
+  finished_at: string;
+  settings: {
+    runs: number;
+    warmup: number;
+    prompts: SpeedPromptName[];
+    depths: number[];
+    concurrency: number[];
+    max_tokens: number;
+    reasoning: ReasoningMode;
+  };
+  endpoint: { sources: string[]; model: ModelInfo | null };
+  gguf: GgufInfo | null;
+  tests: SpeedTestResult[];
+  depth_sweep: DepthPoint[] | null;
+  concurrency_sweep: ConcurrencyPoint[] | null;
+  plausibility: Plausibility;
+  formulas: typeof FORMULAS;
+  summary: SpeedSummary;
+  failures: number;
+  wrong_model: boolean;
+  /** No request failed, every response named the requested model, and something was measured. */
+  ok: boolean;
+  warnings: string[];
+}
+
+/** The base URL without user info (never put credentials in a report). */
+function publicUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return url;
+  }
+}
+
+const QUANT_RE = /(?<![a-z0-9])(iq\d_[a-z]+|q\d_k_[sml]|q\d_k|q\d_\d|bf16|f16|fp16|mxfp4|[48]bit)(?![a-z0-9])/i;
+
+function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null, runs: RunRecord[]): Plausibility {
+  const ok = okRuns(runs);
+  const gguf = options.gguf ?? null;
+  const fromName = parseParamCounts(options.model);
+  const notes: string[] = [];
+  if (ok.some((r) => r.token_source === 'estimate')) notes.push('token counts are client estimates (the server sent no usage)');
+  if (ok.some((r) => r.usage_mismatch)) notes.push('reported token counts disagree with the client estimate by more than 10 %');
+  if (ok.some((r) => r.server_mismatch)) notes.push('server-reported timings disagree with the client by more than 20 %');
+  if (ok.some((r) => (r.cached_tokens ?? 0) > 0)) notes.push('some prompt tokens came from the server cache');
+  return assessPlausibility({
+    decode_tps: median(ok.map((r) => r.decode_tps)),
+    active_weight_bytes: gguf?.active_bytes_per_token ?? null,
+    model_size_bytes: info?.size_bytes ?? null,
+    parameter_count: gguf?.parameter_count ?? info?.parameter_count ?? parseParamCounts(info?.parameter_size).total ?? fromName.total,
+    active_parameter_count: gguf ? null : fromName.active,
+    quantization: gguf?.quantization ?? info?.quantization ?? QUANT_RE.exec(options.model)?.[1] ?? null,
+    expert_count: gguf?.expert_count ?? info?.expert_count ?? null,
+    expert_used_count: gguf?.expert_used_count ?? info?.expert_used_count ?? null,
+    bandwidth_gbs: options.bandwidthGbs ?? null,
+    gpu: options.gpu ?? null,
+    wrong_model: ok.some((r) => r.wrong_model),
+    notes,
+  });
+}
+
+/**
+ * The speed benchmark: per prompt, warm-up rounds then N measured rounds (each with a fresh nonce),
+ * optional depth and concurrency sweeps, endpoint metadata and the roofline check. Requests go
+ * through `streamChat` with the injected fetch and clock. Throws only for failures no later request
+ * can fix (unreachable, key rejected, unknown model, not SSE, connect timeout, cancelled); every
+ * other failed request is recorded in its run and counted in `failures`.
+ */
+export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise<SpeedReport> {
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const now = options.now ?? (() => new Date());
+  const runs = options.runs ?? 3;
+  const warmup = options.warmup ?? 1;
+  const maxTokens = options.maxTokens ?? 256;
+  const reasoning = options.reasoning ?? 'auto';
+  const providerKind = options.providerKind ?? 'generic';
+  const chosen = SPEED_PROMPTS.filter((p) => (options.prompts ?? ['short', 'medium', 'long']).includes(p.key));
+  const startedAt = now().toISOString();
+  const warnings: string[] = [];
+  const extraBody = providerKind === 'llamacpp' ? { cache_prompt: false, ...options.extraBody } : options.extraBody;
+
+  let info: ModelInfo | null = null;
+  let sources: string[] = [];
+  if (options.metadata !== false) {
+    const meta = await listModelMetadata(options.baseUrl, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.apiKey ? { apiKey: options.apiKey } : {}), model: options.model });
+    sources = meta.sources;
+    info = meta.models.find((m) => m.id === options.model) ?? meta.models.find((m) => sameModel(options.model, m.id)) ?? null;
+  }
+
+  const request = (text: string): ChatRequest => ({
+    messages: [{ role: 'user', content: text }],
+    max_tokens: maxTokens,
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(reasoning === 'auto' ? {} : { reasoning }),
+  });
+  const once = async (text: string, index: number, isWarmup: boolean): Promise<RunRecord> => {
+    try {
+      const result = await streamChat({
+        baseUrl: options.baseUrl,
+        model: options.model,
+        request: request(text),
+        providerKind,
+        events: false,
+        ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        clock,
+        ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(extraBody ? { extraBody } : {}),
+      }).result;
+      return okRecord(index, isWarmup, result);
+    } catch (error) {
+      const record = failedRecord(index, isWarmup, error);
+      if ((FATAL_TIMING_CODES as readonly string[]).includes(record.error.code)) throw error;
+      return record;
+    }
+  };
+  const report = (phase: SpeedProgress['phase'], label: string, run: RunRecord) => {
+    options.onProgress?.({ phase, label, run });
+    return run;
+  };
+
+  const tests: SpeedTestResult[] = [];
+  for (const prompt of chosen) {
+    const warmupRuns: RunRecord[] = [];
+    for (let i = 0; i < warmup; i++) {
+      warmupRuns.push(report('warmup', prompt.name, await once(withNonce(prompt.text, makeNonce(random)), i, true)));
+    }
+    const measured: RunRecord[] = [];
+    for (let i = 0; i < runs; i++) {
+      measured.push(report('test', prompt.name, await once(withNonce(prompt.text, makeNonce(random)), i, false)));
+    }
+    tests.push({
+      name: prompt.name,
+      prompt_chars: withNonce(prompt.text, '00000000').length,
+      runs: measured,
+      warmup_runs: warmupRuns,
+      median: mediansOf(measured),
+      stats: statsOf(measured),
+    });
+  }
+
+  let depthSweep: DepthPoint[] | null = null;
+  if (options.depths && options.depths.length > 0) {
+    depthSweep = [];
+    for (const depth of options.depths) {
+      const depthRuns: RunRecord[] = [];
+      for (let i = 0; i < runs; i++) {
+        depthRuns.push(report('depth', `depth ${depth}`, await once(depthPrompt(depth, makeNonce(random)), i, false)));
+      }
+      depthSweep.push({
+        depth_tokens: depth,
+        prompt_tokens: median(okRuns(depthRuns).map((r) => r.prompt_tokens)),
+        runs: depthRuns,
+        median: mediansOf(depthRuns),
+      });
+    }
+  }
+
+  let concurrencySweep: ConcurrencyPoint[] | null = null;
+  if (options.concurrency && options.concurrency.length > 0) {
+    concurrencySweep = [];
+    const medium = SPEED_PROMPTS.find((p) => p.key === 'medium')!;
+    for (const streams of options.concurrency) {
+      const limit = pLimit(streams);
+      const total = streams * Math.max(1, runs);
+      const start = clock.now();
+      const levelRuns = await Promise.all(
+        Array.from({ length: total }, (_, i) =>
+          limit(async () => report('concurrency', `${streams} streams`, await once(withNonce(medium.text, makeNonce(random)), i, false))),
+        ),
+      );
+      const windowS = (clock.now() - start) / 1000;
+      const ok = okRuns(levelRuns);
+      const tokens = ok.reduce((sum, r) => sum + (r.completion_tokens ?? 0), 0);
+      concurrencySweep.push({
+        concurrency: streams,
+        requests: total,
+        failures: levelRuns.length - ok.length,
+        per_stream_decode_tps: summarize(ok.map((r) => r.decode_tps)),
+        ttft_s: summarize(ok.map((r) => r.ttft_s)),
+        aggregate_tps: windowS > 0 && ok.length > 0 ? tokens / windowS : null,
+        window_s: windowS,
+        runs: levelRuns,
+      });
+    }
+  }
+
+  const allRuns = [
+    ...tests.flatMap((t) => t.runs),
+    ...(depthSweep ?? []).flatMap((d) => d.runs),
+    ...(concurrencySweep ?? []).flatMap((c) => c.runs),
+  ];
+  const singleStream = tests.flatMap((t) => t.runs);
+  const failures = allRuns.filter((r) => !r.ok).length;
+  const wrongModel = okRuns(allRuns).some((r) => r.wrong_model);
+  if (wrongModel) {
+    const served = okRuns(allRuns).find((r) => r.wrong_model)?.served_model;
+    warnings.push(`the endpoint answered as "${served}" instead of "${options.model}" (wrong-model guard)`);
+  }
+  if (failures > 0) warnings.push(`${failures} of ${allRuns.length} measured requests failed`);
+  const plausibility = plausibilityFor(options, info, singleStream);
+  const okSingle = okRuns(singleStream);
+  return {
+    schema_version: 1,
+    kind: 'speed',
+    model: options.model,
+    base_url: publicUrl(options.baseUrl),
+    provider_kind: providerKind,
+    started_at: startedAt,
+    finished_at: now().toISOString(),
+    settings: {
+      runs,
+      warmup,
+      prompts: chosen.map((p) => p.name),
+      depths: options.depths ?? [],
+      concurrency: options.concurrency ?? [],
+      max_tokens: maxTokens,
+      reasoning,
+    },
+    endpoint: { sources, model: info },
+    gguf: options.gguf ?? null,
+    tests,
+    depth_sweep: depthSweep,
+    concurrency_sweep: concurrencySweep,
+    plausibility,
+    formulas: FORMULAS,
+    summary: {
+      model: options.model,
+      ttft_s: median(okSingle.map((r) => r.ttft_s)),
+      decode_tps: median(okSingle.map((r) => r.decode_tps)),
+      prefill_tps: median(okSingle.map((r) => r.prefill_tps)),
+      plausibility: { confidence: plausibility.confidence, reasons: plausibility.reasons },
+    },
+    failures,
+    wrong_model: wrongModel,
+    ok: failures === 0 && !wrongModel && okRuns(allRuns).length > 0,
+    warnings,
+  };
+}

@@ -1,0 +1,17 @@
+/** The formula behind every number the speed report prints (tools disagree on these words; metrics.md). */
+export const FORMULAS = {
+  t0: 'the moment the request is handed to fetch (monotonic clock)',
+  ttfb_s: 'first byte of the response body − t0',
+  ttft_s:
+    'first SSE event carrying content, reasoning or a tool-call fragment − t0 (role-only chunks, empty deltas, SSE comments and the usage chunk are not tokens)',
+  ttft_reasoning_s: 'first reasoning token (reasoning_content / reasoning / inside <think>) − t0',
+  ttft_content_s: 'first visible answer token (after </think> for inline tags) − t0',
+  e2e_s: 'last token-bearing event − t0 (the trailing usage chunk is ignored)',
+  decode_tps:
+    '(N_out − N_first) ÷ (t_last_token − t_first_token); N_out from usage, else server timings, else a client estimate; N_first = tokens of the first token-bearing event, from its share of the characters',
+  prefill_tps: '(prompt_tokens − cached_tokens) ÷ prefill time (server timings.prompt_ms when sent, else TTFT)',
+  gaps: 'times between consecutive token-bearing events (event gaps, not per-token latency), p50/p90/p99',
+  aggregate_tps: 'Σ completion tokens of all streams ÷ wall time from the first request to the last token',
+  roofline_tps: '90 % of the advertised memory bandwidth ÷ bytes of active weights read per token (MoE: experts used only)',
+  stats: 'n runs after warm-up; mean, median, p90 (linear interpolation), min, max',
+} as const;
