@@ -1,0 +1,221 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CrucibleError, type ReasoningMode } from '@crucibleforge/core';
+import {
+  PROVIDER_KINDS,
+  parseCount,
+  readGgufInfo,
+  releaseModel,
+  renderSpeedReport,
+  runSpeedBenchmark,
+  type GgufInfo,
+  type PartialTimings,
+  type ProviderKind,
+  type SpeedProgress,
+  type SpeedPromptKey,
+  type TimingTimeouts,
+} from '@crucibleforge/timing';
+import { intFlag, listFlag, parseCommandArgs } from '../args';
+import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+
+const usage = `Usage: crucibleforge speed <model> --base-url <url> [options]
+
+Measures one model's speed on an OpenAI-compatible endpoint: TTFT (any / reasoning / content),
+decode and prefill tokens/s, E2E, event gaps; optional depth and concurrency sweeps; a roofline
+plausibility check. Prints a table; --json writes the full report.
+
+Options:
+  --base-url URL            endpoint base URL including /v1 (required)
+  --api-key-env VAR         read the API key from environment variable VAR (never printed)
+  --runs N                  measured rounds per prompt (default 3)
+  --warmup N                warm-up rounds per prompt, not measured (default 1; 0 allowed)
+  --prompts LIST            any of short,medium,long (default all three)
+  --depths LIST             context-depth sweep in prompt tokens, e.g. 1k,4k,16k
+  --concurrency LIST        concurrency sweep in streams, e.g. 1,2,4,8
+  --max-tokens N            output cap per request (default 256)
+  --provider KIND           ${PROVIDER_KINDS.join('|')} (default generic)
+  --reasoning MODE          auto|on|off: the provider's thinking switch (default auto)
+  --gpu NAME                GPU/APU for the roofline, e.g. "RX 7900 XTX", "RTX 4090", "M2 Max"
+  --bandwidth-gbs N         advertised memory bandwidth in GB/s (overrides --gpu)
+  --gguf PATH               the model's local GGUF file (exact active weights per token)
+  --connect-timeout S       seconds until response headers (default 30)
+  --first-token-timeout S   seconds until the first token (default 300)
+  --gap-timeout S           longest silence between tokens, seconds (default 120)
+  --total-timeout S         whole request, seconds (default 1800)
+  --unload                  afterwards ask the server to unload the model (LM Studio, Ollama)
+  --json FILE               write the report as JSON
+
+Exit codes: 0 measured, 1 measurement failed (or wrong model served), 2 usage error.
+`;
+
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  runs: { type: 'string' },
+  warmup: { type: 'string' },
+  prompts: { type: 'string' },
+  depths: { type: 'string' },
+  concurrency: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  provider: { type: 'string' },
+  reasoning: { type: 'string' },
+  gpu: { type: 'string' },
+  'bandwidth-gbs': { type: 'string' },
+  gguf: { type: 'string' },
+  'connect-timeout': { type: 'string' },
+  'first-token-timeout': { type: 'string' },
+  'gap-timeout': { type: 'string' },
+  'total-timeout': { type: 'string' },
+  unload: { type: 'boolean' },
+  json: { type: 'string' },
+} as const;
+
+const PROMPT_KEYS: readonly SpeedPromptKey[] = ['short', 'medium', 'long'];
+const TIMEOUT_FLAGS: [keyof typeof OPTIONS, keyof TimingTimeouts][] = [
+  ['connect-timeout', 'connectMs'],
+  ['first-token-timeout', 'firstTokenMs'],
+  ['gap-timeout', 'gapMs'],
+  ['total-timeout', 'totalMs'],
+];
+
+function positiveNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} must be a positive number, got "${value}"`);
+  return n;
+}
+
+function counts(flag: string, value: string | undefined): number[] | undefined {
+  const items = listFlag(value);
+  if (items === undefined) return undefined;
+  if (items.length === 0) throw new UsageError(`--${flag} needs at least one value`);
+  return items.map((item) => {
+    const n = parseCount(item);
+    if (n === null) throw new UsageError(`--${flag}: "${item}" is not a positive whole number (1k = 1024 allowed)`);
+    return n;
+  });
+}
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
+function describePartial(partial: PartialTimings | undefined): string | null {
+  if (!partial) return null;
+  const s = (label: string, v: number | null) => (v === null ? null : `${label} ${v.toFixed(3)} s`);
+  const parts = [
+    s('headers', partial.headers_s),
+    s('TTFB', partial.ttfb_s),
+    s('TTFT', partial.ttft_s),
+    s('last token', partial.last_token_s),
+    `${partial.token_events} token events`,
+    `${partial.content_chars + partial.reasoning_chars} characters`,
+    s('elapsed', partial.elapsed_s),
+  ].filter((p): p is string => p !== null);
+  return `partial timings: ${parts.join(', ')}`;
+}
+
+function progressLine(p: SpeedProgress): string {
+  const r = p.run;
+  const what = `${p.phase === 'warmup' ? 'warm-up ' : ''}${p.label} #${r.index + 1}`;
+  if (!r.ok) return `  ${what}: ${r.error.code}: ${r.error.message}\n`;
+  const tps = r.decode_tps === null ? '—' : r.decode_tps.toFixed(1);
+  return `  ${what}: TTFT ${r.ttft_s?.toFixed(3) ?? '—'} s, decode ${tps} T/s, ${r.completion_tokens ?? '?'} tokens\n`;
+}
+
+/** Never let the key reach the terminal or a file, even when a server echoes it in an error. */
+function redactingIO(io: CliIO, secret: string | undefined): CliIO {
+  if (!secret) return io;
+  const scrub = (text: string) => text.split(secret).join('***');
+  return {
+    ...io,
+    stdout: { write: (text: string) => io.stdout.write(scrub(text)), isTTY: io.stdout.isTTY },
+    stderr: { write: (text: string) => io.stderr.write(scrub(text)), isTTY: io.stderr.isTTY },
+  };
+}
+
+export const command: CommandModule = {
+  usage,
+  async run(args: string[], rawIO: CliIO): Promise<number> {
+    let io = rawIO;
+    const { values, positionals } = parseCommandArgs(args, OPTIONS);
+    const model = positionals[0];
+    if (!model) throw new UsageError('name the model to measure: crucibleforge speed <model> --base-url <url>');
+    if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+    const baseUrl = values['base-url'];
+    if (!baseUrl) throw new UsageError('--base-url is required (e.g. http://127.0.0.1:1234/v1)');
+    if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+    const keyVar = values['api-key-env'];
+    let apiKey: string | undefined;
+    if (keyVar !== undefined) {
+      apiKey = io.env[keyVar];
+      if (!apiKey) throw new UsageError(`--api-key-env ${keyVar}: the environment variable ${keyVar} is not set`);
+      io = redactingIO(rawIO, apiKey);
+    }
+    const prompts = (listFlag(values.prompts) ?? [...PROMPT_KEYS]).map((p) => oneOf('prompts', p, PROMPT_KEYS, 'short'));
+    if (prompts.length === 0) throw new UsageError('--prompts needs at least one of short, medium, long');
+    const timeouts: Partial<TimingTimeouts> = {};
+    for (const [flag, key] of TIMEOUT_FLAGS) {
+      const seconds = positiveNumber(flag, values[flag] as string | undefined);
+      if (seconds !== undefined) timeouts[key] = seconds * 1000;
+    }
+    const providerKind = oneOf<ProviderKind>('provider', values.provider, PROVIDER_KINDS, 'generic');
+    const reasoning = oneOf<ReasoningMode>('reasoning', values.reasoning, ['auto', 'on', 'off'], 'auto');
+    let gguf: GgufInfo | null = null;
+    if (values.gguf) {
+      try {
+        gguf = await readGgufInfo(resolve(io.cwd, values.gguf));
+      } catch (error) {
+        throw new UsageError(`--gguf: ${(error as Error).message}`);
+      }
+    }
+
+    let report;
+    try {
+      report = await runSpeedBenchmark({
+        baseUrl,
+        model,
+        ...(apiKey ? { apiKey } : {}),
+        providerKind,
+        reasoning,
+        runs: intFlag('runs', values.runs, 3),
+        warmup: intFlag('warmup', values.warmup, 1, 0),
+        maxTokens: intFlag('max-tokens', values['max-tokens'], 256),
+        prompts,
+        ...(values.depths ? { depths: counts('depths', values.depths)! } : {}),
+        ...(values.concurrency ? { concurrency: counts('concurrency', values.concurrency)! } : {}),
+        bandwidthGbs: positiveNumber('bandwidth-gbs', values['bandwidth-gbs']) ?? null,
+        gpu: values.gpu ?? null,
+        gguf,
+        timeouts,
+        signal: io.signal,
+        onProgress: (p) => io.stderr.write(progressLine(p)),
+      });
+    } catch (error) {
+      if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
+      let message = error.message;
+      if (error.code === 'TIMING_AUTH') {
+        message = keyVar ? `key rejected, set ${keyVar} to a valid key (${error.message})` : `key rejected: the endpoint needs a key; put it in an environment variable and pass --api-key-env VAR (${error.message})`;
+      }
+      io.stderr.write(`crucibleforge speed: ${error.code}: ${message}\n`);
+      const partial = describePartial(error.details.partial as PartialTimings | undefined);
+      if (partial && /TIMEOUT|STREAM/.test(error.code)) io.stderr.write(`  ${partial}\n`);
+      return EXIT.failed;
+    }
+
+    io.stdout.write(renderSpeedReport(report));
+    if (values.json) {
+      const file = resolve(io.cwd, values.json);
+      const json = `${JSON.stringify(report, null, 2)}\n`;
+      await writeFile(file, apiKey ? json.split(apiKey).join('***') : json);
+      io.stdout.write(`report written to ${file}\n`);
+    }
+    if (values.unload) {
+      const released = await releaseModel(baseUrl, model, { providerKind, ...(apiKey ? { apiKey } : {}) });
+      io.stdout.write(`unload: ${released.detail}\n`);
+    }
+    return report.ok ? EXIT.ok : EXIT.failed;
+  },
+};
