@@ -1,5 +1,6 @@
 import { access, constants, lstat, readlink } from 'node:fs/promises';
 import { execa } from 'execa';
+import { buildLimitedCommand, type ResourceLimits } from './limits';
 import { buildBwrapArgs, ETC_PATHS, SANDBOX_WORK_DIR, SYSTEM_DIRS, type BwrapPolicy } from './policy';
 
 /** What `detectSandbox` found out about this host. */
@@ -18,8 +19,6 @@ export interface SandboxDetection {
   disableUsernsSupported: boolean;
   /** RLIMIT_NPROC is enforced (false when the sandbox runs as real root, which the kernel exempts). */
   processLimitEnforced: boolean;
-  /** Where prlimit (util-linux) is; null when missing. */
-  prlimitPath: string | null;
 }
 
 export interface DetectOptions {
@@ -27,12 +26,12 @@ export interface DetectOptions {
   bwrapPath?: string;
   /** uid to launch bwrap as when this process is root (default 65534, "nobody"); null keeps root. */
   runAsUid?: number | null;
-  /** prlimit to use inside the sandbox; default /usr/bin/prlimit. */
-  prlimitPath?: string;
 }
 
 export const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'] as const;
 export const DEFAULT_RUN_AS_UID = 65534;
+
+const PROBE_LIMITS: ResourceLimits = { cpuSeconds: 5, addressSpaceBytes: 256 * 2 ** 20, fileSizeBytes: 2 ** 20, maxProcesses: 16, maxOpenFiles: 64 };
 
 async function isExecutable(path: string): Promise<boolean> {
   try {
@@ -87,7 +86,6 @@ function firstLine(text: string): string {
 
 /** Finds bwrap, reads its version and features, and runs a trivial program in the real policy. */
 export async function detectSandbox(options: DetectOptions = {}): Promise<SandboxDetection> {
-  const prlimitPath = (await isExecutable(options.prlimitPath ?? '/usr/bin/prlimit')) ? (options.prlimitPath ?? '/usr/bin/prlimit') : null;
   const base: SandboxDetection = {
     available: false,
     reason: null,
@@ -97,7 +95,6 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
     sizeSupported: false,
     disableUsernsSupported: false,
     processLimitEnforced: false,
-    prlimitPath,
   };
   if (process.platform !== 'linux') return { ...base, reason: `bubblewrap needs Linux; this is ${process.platform}` };
   const bwrapPath = options.bwrapPath ?? (await findExecutable(BWRAP_CANDIDATES));
@@ -115,7 +112,6 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
     sizeSupported: helpText.includes('--size'),
     disableUsernsSupported: helpText.includes('--disable-userns'),
   };
-  if (prlimitPath === null) return { ...found, reason: 'prlimit (util-linux) not found at /usr/bin/prlimit; it sets the sandbox limits' };
   const layout = await readHostLayout();
   const uid = currentUid();
   const dropTo = uid === 0 ? (options.runAsUid === undefined ? DEFAULT_RUN_AS_UID : options.runAsUid) : null;
@@ -132,13 +128,14 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
       disableNestedUserns: found.disableUsernsSupported,
       hostname: 'sandbox',
       statusFd: null,
-      command: ['/bin/sh', '-c', 'exit 0'],
+      // The real wrapper with real limits: proves the shell can set every one of them here.
+      command: buildLimitedCommand(PROBE_LIMITS, ['/bin/sh', '-c', 'exit 0'], { shell: '/bin/sh', strict: true }),
     };
     const probe = await execa(bwrapPath, buildBwrapArgs(policy), {
       reject: false,
       extendEnv: false,
       env: {},
-      stdin: 'ignore',
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       cwd: '/',
       timeout: 10_000,
       ...identity(runAs),
@@ -147,7 +144,8 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
       const asRoot = runAs === null ? uid === 0 : runAs === 0;
       return { ...found, available: true, runAsUid: runAs, processLimitEnforced: !asRoot };
     }
-    failures.push(`${runAs === null ? 'as ourselves' : `as uid ${runAs}`}: ${firstLine(String(probe.stderr)) || `exit ${String(probe.exitCode)}`}`);
+    const why = String(probe.stdio[3] ?? '').includes('limits-failed') ? 'the shell could not set the resource limits' : firstLine(String(probe.stderr));
+    failures.push(`${runAs === null ? 'as ourselves' : `as uid ${runAs}`}: ${why || `exit ${String(probe.exitCode)}`}`);
   }
   return { ...found, reason: `bwrap at ${bwrapPath} cannot create the sandbox (${failures.join('; ')}); user namespaces may be disabled` };
 }

@@ -102,7 +102,9 @@ export async function launch(spec: LaunchSpec): Promise<LaunchOutcome> {
       // already gone
     }
   };
+  let killedByUs = false;
   const kill = () => {
+    killedByUs = true;
     if (spec.killGroup && child.pid !== undefined) signalQuietly(-child.pid);
     else child.kill('SIGKILL');
     // The sandbox's init dies with bwrap (--die-with-parent); killing it directly does not wait for that.
@@ -160,7 +162,9 @@ export async function launch(spec: LaunchSpec): Promise<LaunchOutcome> {
       // nothing left
     }
   }
-  const init = parseInitPid(statusText);
+  // On a normal end bwrap exits only after the init (and so the namespace) is gone; when bwrap itself
+  // was killed, the init dies a moment later: wait for it, so nothing outlives this call.
+  const init = killedByUs || signal !== null ? parseInitPid(statusText) : null;
   if (init !== null && !(await waitGone(init, REAP_WAIT_MS))) {
     signalQuietly(init);
     await waitGone(init, REAP_WAIT_MS);

@@ -1,6 +1,7 @@
 /**
- * Resource limits applied inside the sandbox (bwrap sets none): `prlimit` sets the rlimits and execs a
- * tiny `/bin/sh` wrapper that runs the program, then reports its CPU time and exit status on fd 3.
+ * Resource limits applied inside the sandbox (bwrap sets none): a tiny `/bin/sh` wrapper sets the
+ * rlimits with `ulimit`, runs the program, then reports its CPU time and exit status on fd 3. Inside the
+ * sandbox's own user namespace, so RLIMIT_NPROC counts only this run's processes.
  */
 export interface ResourceLimits {
   /** RLIMIT_CPU soft limit in seconds (SIGXCPU); the hard limit is one second more (SIGKILL). */
@@ -18,41 +19,45 @@ export interface ResourceLimits {
 /** The fd the wrapper writes its report on; the program itself runs with it closed. */
 export const REPORT_FD = 3;
 
-// "$@" is the interpreter argv. `times` prints the shell's own and its children's user/system time.
-const WRAPPER = [
-  'echo started >&3',
-  '"$@" 3>&-',
-  's=$?',
-  'times >&3',
-  'echo "exit $s" >&3',
-  'exit $s',
-].join('\n');
+/** Exit status of the wrapper when it could not set a limit (strict mode). */
+export const LIMITS_FAILED_STATUS = 125;
 
-/** The argv that applies `limits` and runs `program` under the reporting wrapper. Pure. */
-export function buildLimitedCommand(
-  limits: ResourceLimits,
-  program: readonly string[],
-  paths: { prlimit: string | null; shell: string },
-): string[] {
-  const wrapped = [paths.shell, '-c', WRAPPER, 'sh', ...program];
-  if (paths.prlimit === null) return wrapped;
+/**
+ * The shell lines that set the limits. Units: `-v` KiB, `-f` and `-c` 512-byte blocks. The CPU soft
+ * limit is set before the hard one (setrlimit refuses soft > hard). RLIMIT_NPROC is `-u` in bash and
+ * `-p` in dash. Strict: any failure ends the run with status 125 and says so on fd 3; lenient (no
+ * sandbox, e.g. macOS has no RLIMIT_AS): each limit is best effort.
+ */
+export function limitLines(limits: ResourceLimits, strict: boolean): string[] {
   const cpu = Math.max(1, Math.ceil(limits.cpuSeconds));
-  return [
-    paths.prlimit,
-    `--cpu=${cpu}:${cpu + 1}`,
-    `--as=${Math.floor(limits.addressSpaceBytes)}`,
-    `--fsize=${Math.floor(limits.fileSizeBytes)}`,
-    `--nproc=${Math.floor(limits.maxProcesses)}`,
-    `--nofile=${Math.floor(limits.maxOpenFiles)}`,
-    '--core=0',
-    '--',
-    ...wrapped,
+  const settings = [
+    `ulimit -S -t ${cpu}`,
+    `ulimit -H -t ${cpu + 1}`,
+    `ulimit -v ${Math.max(1, Math.floor(limits.addressSpaceBytes / 1024))}`,
+    `ulimit -f ${Math.max(1, Math.floor(limits.fileSizeBytes / 512))}`,
+    'ulimit -c 0',
+    `ulimit -n ${Math.floor(limits.maxOpenFiles)}`,
+    `{ ulimit -u ${Math.floor(limits.maxProcesses)} 2>/dev/null || ulimit -p ${Math.floor(limits.maxProcesses)}; }`,
   ];
+  if (strict) return [`${settings.join(' && ')} || { echo limits-failed >&3; exit ${LIMITS_FAILED_STATUS}; }`];
+  return settings.map((line) => `${line} 2>/dev/null`);
+}
+
+/**
+ * The argv that applies `limits` (shell builtins: no extra process) and runs `program` under a wrapper
+ * that reports on fd 3: "started", then `times` (CPU of the program and its waited-for descendants)
+ * and "exit $?". Pure.
+ */
+export function buildLimitedCommand(limits: ResourceLimits, program: readonly string[], options: { shell: string; strict: boolean }): string[] {
+  const script = [...limitLines(limits, options.strict), 'echo started >&3', '"$@" 3>&-', 's=$?', 'times >&3', 'echo "exit $s" >&3', 'exit $s'];
+  return [options.shell, '-c', script.join('\n'), 'sh', ...program];
 }
 
 export interface WrapperReport {
-  /** The wrapper started, so bwrap's setup succeeded. */
+  /** The wrapper started, so bwrap's setup succeeded and the limits are set. */
   started: boolean;
+  /** The wrapper could not set a limit (strict mode) and did not run the program. */
+  limitsFailed: boolean;
   /** User + system CPU of the program and every descendant it waited for, in ms; null when not reported. */
   cpuMs: number | null;
   /** The program's status as the shell saw it ($?: 128+N for signal N); null when not reported. */
@@ -70,5 +75,5 @@ export function parseWrapperReport(text: string): WrapperReport {
     const seconds = (m: string | undefined, s: string | undefined) => Number(m ?? 0) * 60 + Number(s ?? 0);
     cpuMs = Math.round((seconds(children[1], children[2]) + seconds(children[3], children[4])) * 1000);
   }
-  return { started, cpuMs, exitStatus: exitMatch ? Number(exitMatch[1]) : null };
+  return { started, limitsFailed: /^limits-failed$/m.test(text), cpuMs, exitStatus: exitMatch ? Number(exitMatch[1]) : null };
 }

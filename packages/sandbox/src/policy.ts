@@ -50,7 +50,9 @@ export function buildBwrapArgs(policy: BwrapPolicy): string[] {
   }
   const args: string[] = ['--unshare-all'];
   if (policy.disableNestedUserns) args.push('--unshare-user', '--disable-userns');
-  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', policy.hostname);
+  // --as-pid-1: the command itself is the pid-namespace init (no extra reaper process); signals from
+  // inside the sandbox cannot kill it, and when it exits the kernel kills everything left in the namespace.
+  args.push('--as-pid-1', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', policy.hostname);
   if (policy.statusFd !== null) args.push('--json-status-fd', String(policy.statusFd));
   for (const link of policy.symlinks) args.push('--symlink', link.target, link.path);
   for (const path of policy.readOnlyPaths) args.push('--ro-bind-try', path, path);

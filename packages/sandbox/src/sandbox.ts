@@ -115,7 +115,7 @@ async function runOnce(rt: Runtime, req: Resolved, stdin: string | undefined, si
       maxProcesses: req.maxProcesses,
       maxOpenFiles: DEFAULTS.maxOpenFiles,
     };
-    const command = buildLimitedCommand(limits, argv, { prlimit: rt.detection.prlimitPath, shell: '/bin/sh' });
+    const command = buildLimitedCommand(limits, argv, { shell: '/bin/sh', strict: rt.sandboxed });
     const common = {
       env: {},
       timeoutMs: req.timeoutMs,
@@ -159,8 +159,9 @@ async function runOnce(rt: Runtime, req: Resolved, stdin: string | undefined, si
       killGroup: false,
       bwrapStatus: true,
     });
-    if (!outcome.report.started && !outcome.facts.timedOut && !outcome.facts.aborted && !outcome.facts.outputKilled) {
-      throw new CrucibleError<SandboxErrorCode>('SANDBOX_FAILED', `bwrap could not start the program: ${outcome.stderr.text().trim().slice(0, 500)}`, {
+    if (outcome.report.limitsFailed || (!outcome.report.started && !outcome.facts.timedOut && !outcome.facts.aborted && !outcome.facts.outputKilled)) {
+      const why = outcome.report.limitsFailed ? 'the resource limits could not be set' : outcome.stderr.text().trim().slice(0, 500);
+      throw new CrucibleError<SandboxErrorCode>('SANDBOX_FAILED', `bwrap could not start the program: ${why}`, {
         details: { exitCode: outcome.facts.exitCode },
       });
     }
@@ -199,7 +200,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const detection = await detectSandbox({
     ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
     ...(options.runAsUid === undefined ? {} : { runAsUid: options.runAsUid }),
-    ...(options.prlimitPath === undefined ? {} : { prlimitPath: options.prlimitPath }),
   });
   if (!detection.available && !options.allowUnsandboxed) {
     throw new CrucibleError<SandboxErrorCode>(

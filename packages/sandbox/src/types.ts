@@ -77,8 +77,6 @@ export interface SandboxOptions {
   bwrapPath?: string;
   /** When this process is root, launch bwrap as this uid so RLIMIT_NPROC applies (default 65534); null keeps root. */
   runAsUid?: number | null;
-  /** prlimit (util-linux) used to set the limits (default /usr/bin/prlimit). */
-  prlimitPath?: string;
   /** Python interpreter (default /usr/bin/python3). */
   pythonPath?: string;
   /** Node interpreter (default /usr/bin/node, else /usr/local/bin/node, else this process's own). */
