@@ -3,7 +3,7 @@ import type { Sandbox } from '@crucibleforge/sandbox';
 import type { ModelClient, TimedReply } from './client';
 import type { ResolvedModel } from './config';
 import { addCost, costOfUsage, EMPTY_USAGE, sumUsage } from './cost';
-import type { CaseDriver, MaterializedCase, PlannedCase } from './driver';
+import { MAX_CASE_TURNS, type CaseDriver, type MaterializedCase, type PlannedCase } from './driver';
 import { wrongModelReason, type VerifyMode } from './guard';
 import { withRetries, type ClassifiedFailure, type RetryPolicy, type RetryWorld } from './retry';
 import type { RunRow } from './storage-types';
@@ -212,7 +212,6 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
   const overflow: OverflowState = { happened: false, unrecovered: 0 };
   const transcript: ChatMessage[] = [...materialized.messages];
   const callsByTurn: ToolCall[][] = [];
-  const followUps = [...materialized.follow_ups];
   let last: TimedReply | null = null;
   const common = {
     max_tokens: budget,
@@ -221,19 +220,15 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
     ...(materialized.tools && materialized.tools.length > 0 ? { tools: materialized.tools } : {}),
   };
   try {
-    for (let turn = 0; turn < Math.max(1, materialized.max_turns); turn++) {
+    for (let turn = 0; turn < MAX_CASE_TURNS; turn++) {
       last = await askWithRecovery(ctx, tally, { ...common, messages: [...transcript] }, planned.max_tokens, overflow);
       const reply = last.reply;
       // Only the visible channel goes back into the history; reasoning is never fed back.
       transcript.push({ role: 'assistant', content: reply.content, ...(reply.tool_calls.length > 0 ? { tool_calls: reply.tool_calls } : {}) });
       callsByTurn.push(reply.tool_calls);
-      if (materialized.scripted && reply.tool_calls.length > 0) {
-        transcript.push(...ctx.driver.toolResults(materialized, reply.tool_calls, transcript));
-        continue;
-      }
-      const next = followUps.shift();
-      if (next === undefined) break;
-      transcript.push({ role: 'user', content: next });
+      const next = ctx.driver.next(materialized, transcript);
+      if (next.done) break;
+      transcript.push(...next.messages);
     }
   } catch (error) {
     if (error instanceof WrongModel) return { kind: 'wrong-model', message: error.message };
@@ -269,7 +264,9 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
     grade = { status: 'error', reason: `grader failed: ${error instanceof Error ? error.message : String(error)}` };
   }
   if (overflow.unrecovered > 0 && grade.status === 'fail') {
-    grade = { ...grade, reason: `TRUNCATED: reasoning used the whole ${budget}-token budget; ${grade.reason}` };
+    const spent = overflow.first?.first.reasoning_tokens ?? overflow.first?.first.completion_tokens ?? budget;
+    const rest = grade.reason.replace(/^TRUNCATED[^:]*:\s*/, '');
+    grade = { ...grade, reason: `TRUNCATED at ${budget} tokens (${spent} reasoning tokens); ${rest}` };
   }
   const row = finish({
     messages: materialized.messages,

@@ -23,20 +23,20 @@ export interface PlannedCase {
 export interface MaterializedCase {
   /** System and first user message. */
   messages: ChatMessage[];
-  /** Later user turns of a multi-turn case, sent after each assistant reply. */
-  follow_ups: string[];
   tools?: ToolDefinition[];
   /** Default: the model's temperature from models.yaml. */
   temperature?: number;
-  /** Multi-step tool script: tool calls are answered with scripted results until the model stops calling. */
-  scripted: boolean;
-  /** Most assistant turns in a tool script (default 10). */
-  max_turns: number;
   /** Present for judged cases: what the judge compares, frozen into the row. */
-  judge_input?: { question: string; reference: string };
-  /** The driver's own data (the case definition, the derived answer, …). */
+  judge_input?: { question: string; reference: string; facts?: string[] };
+  /** The driver's own data (the concrete case, the derived answer, …). */
   state: unknown;
 }
+
+/** After a reply: done, or the messages to send next (scripted tool results, the next user turn). */
+export type NextStep = { done: true } | { done: false; messages: ChatMessage[] };
+
+/** The runner never lets one case make more model calls than this, whatever the driver says. */
+export const MAX_CASE_TURNS = 30;
 
 /** What the model produced over all turns, as a grader sees it (content only; reasoning is never graded). */
 export interface FinalReply {
@@ -56,7 +56,7 @@ export interface FinalReply {
 export interface CaseDriver {
   plan(selection: { profile: string; categories: Category[] | null }): Promise<PlannedCase[]>;
   materialize(planned: PlannedCase, seed: number | null, world: { sandbox: () => Promise<Sandbox> }): Promise<MaterializedCase>;
-  /** Tool-role messages answering `calls` (one per call, in order). */
-  toolResults(materialized: MaterializedCase, calls: ToolCall[], transcript: ChatMessage[]): ChatMessage[];
+  /** What to send after the model's latest reply (the transcript ends with it). */
+  next(materialized: MaterializedCase, transcript: ChatMessage[]): NextStep;
   grade(materialized: MaterializedCase, final: FinalReply, world: { sandbox: () => Promise<Sandbox> }): Promise<GradeOutcome>;
 }

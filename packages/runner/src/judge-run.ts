@@ -139,7 +139,13 @@ export async function judgeRun(options: JudgeRunOptions): Promise<JudgeSummary> 
         limit(async () => {
           if (options.signal?.aborted) return;
           const record = await judgeAgainstReference(
-            { question: row.judge_input!.question, reference: row.judge_input!.reference, answer: row.content, caseId: row.case_id },
+            {
+              question: row.judge_input!.question,
+              reference: row.judge_input!.reference,
+              ...(row.judge_input!.facts?.length ? { facts: row.judge_input!.facts } : {}),
+              answer: row.content,
+              caseId: row.case_id,
+            },
             { ...callOptions, samples: options.config.judge!.samples },
           );
           const grade = gradeFromVerdict(record);

@@ -46,7 +46,7 @@ models:
     expect(first.overflows).toEqual({ happened: 1, recovered: 0 });
     const before = (await loadRun(dir, run.runId)).rows[0]!;
     expect(before.grade).toMatchObject({ status: 'fail' });
-    expect(before.grade.reason).toMatch(/^TRUNCATED: reasoning used the whole 200-token budget/);
+    expect(before.grade.reason).toMatch(/^TRUNCATED at 200 tokens \(\d+ reasoning tokens\); expected 5/);
     expect(rowsToRecover([before])).toHaveLength(1);
 
     const recovery = await recoverRun({ ...common, runId: run.runId, driver: testDriver(cases) });

@@ -3,7 +3,7 @@
  * so engine tests do not depend on the full case set or wait for real backoffs.
  */
 import type { Category, ChatMessage, GradeOutcome, ToolCall, ToolDefinition } from '@crucibleforge/core';
-import type { CaseDriver, MaterializedCase, PlannedCase } from './driver';
+import type { CaseDriver, MaterializedCase, NextStep, PlannedCase } from './driver';
 
 export interface TestCase {
   id: string;
@@ -52,17 +52,22 @@ export function testDriver(cases: TestCase[], revision = 'r1'): CaseDriver & { m
       const prompt = seed === null ? c.prompt : `${c.prompt} (seed ${seed})`;
       return {
         messages: [{ role: 'user', content: prompt }],
-        follow_ups: c.followUps ?? [],
         ...(c.tools ? { tools: c.tools } : {}),
-        scripted: c.script !== undefined,
-        max_turns: c.script ? 4 : 1 + (c.followUps?.length ?? 0),
         ...(c.judged ? { judge_input: { question: prompt, reference: c.judged.reference } } : {}),
         state: c,
       };
     },
-    toolResults(m, calls: ToolCall[]): ChatMessage[] {
+    next(m, transcript: ChatMessage[]): NextStep {
       const c = m.state as TestCase;
-      return calls.map((call) => ({ role: 'tool', tool_call_id: call.id, content: c.script?.[call.name] ?? 'unknown tool' }));
+      const last = transcript.at(-1);
+      const calls: ToolCall[] = last?.tool_calls ?? [];
+      if (calls.length > 0) {
+        if (!c.script || transcript.filter((x) => x.role === 'assistant').length >= 4) return { done: true };
+        return { done: false, messages: calls.map((call) => ({ role: 'tool', tool_call_id: call.id, content: c.script?.[call.name] ?? 'unknown tool' })) };
+      }
+      const usersSent = transcript.filter((x) => x.role === 'user').length;
+      const follow = c.followUps?.[usersSent - 1];
+      return follow === undefined ? { done: true } : { done: false, messages: [{ role: 'user', content: follow }] };
     },
     async grade(m, final): Promise<GradeOutcome> {
       const c = m.state as TestCase;
