@@ -1,1 +1,13 @@
-export {};
+export { startGuiServer } from './server';
+export type { GuiServer, GuiServerOptions } from './server';
+export { apiRoutes } from './api';
+export { GuiError } from './errors';
+export type { GuiErrorCode } from './errors';
+export { casesCatalog, driverCatalog } from './catalog';
+export type { CaseCatalog, ProfileInfo } from './catalog';
+export { isLoopbackBind, generateToken, tokensEqual, MIN_TOKEN_LENGTH } from './security';
+export type { LiveMessage } from './live';
+export type { ModelsView, ModelView, ProviderStatus } from './models';
+export type { RunEstimate, LiveRunView, LiveStatus } from './runs';
+export type { RunResults, RowSummary, CategoryChart, SpeedChart } from './results';
+export type { RunRequest } from './request';

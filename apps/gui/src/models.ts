@@ -1,0 +1,130 @@
+import type { FetchLike } from '@crucibleforge/core';
+import { LOCAL_KINDS, type RunnerConfigData } from '@crucibleforge/runner';
+
+/** What one provider's endpoint said when asked for its models. */
+export interface ProviderStatus {
+  name: string;
+  kind: string;
+  base_url: string;
+  /** up: `/models` answered; down: it did not (the reason says why). */
+  status: 'up' | 'down';
+  reason: string | null;
+  /** The environment variable holding its key (never the key) and whether it is set. */
+  api_key_env: string | null;
+  key_set: boolean;
+  ids: string[];
+  checked_at: string;
+}
+
+export interface ModelView {
+  label: string;
+  provider: string;
+  kind: string;
+  model_id: string;
+  enabled: boolean;
+  local: boolean;
+  reasoning: string;
+  context_length: number | null;
+  prices: { input: number; output: number; cached_input?: number | undefined; reasoning?: number | undefined } | null;
+  lease_devices: number[] | null;
+  /** listed: the endpoint lists this id; missing: it is up but does not; unknown: the endpoint is down. */
+  availability: 'listed' | 'missing' | 'unknown';
+}
+
+export interface ModelsView {
+  configured: ModelView[];
+  /** Ids the endpoints list that no configured model uses. */
+  discovered: { provider: string; id: string }[];
+  providers: ProviderStatus[];
+  judge: string | null;
+}
+
+/** GET `<base_url>/models` with the provider's key; never throws. */
+export async function probeProvider(
+  name: string,
+  provider: RunnerConfigData['providers'][string],
+  env: Record<string, string | undefined>,
+  fetchFn: FetchLike,
+  now: () => Date,
+  timeoutMs = 4000,
+): Promise<ProviderStatus> {
+  const keyName = provider.api_key_env ?? null;
+  const key = keyName ? env[keyName] : undefined;
+  const base: Omit<ProviderStatus, 'status' | 'reason' | 'ids'> = {
+    name,
+    kind: provider.kind,
+    base_url: provider.base_url,
+    api_key_env: keyName,
+    key_set: typeof key === 'string' && key !== '',
+    checked_at: now().toISOString(),
+  };
+  const url = `${provider.base_url.replace(/\/+$/, '')}/models`;
+  try {
+    const response = await fetchFn(url, {
+      headers: { accept: 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      return { ...base, status: 'down', reason: `GET ${url} answered HTTP ${response.status}`, ids: [] };
+    }
+    const body = (await response.json()) as { data?: unknown };
+    const ids = Array.isArray(body.data)
+      ? body.data.map((m) => (m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string' ? (m as { id: string }).id : null)).filter((id): id is string => id !== null)
+      : [];
+    return { ...base, status: 'up', reason: null, ids };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ...base, status: 'down', reason: `GET ${url} failed: ${message}`, ids: [] };
+  }
+}
+
+/** Configured models (never a key), what each endpoint lists, and the ids nobody configured yet. */
+export function modelsView(config: RunnerConfigData, providers: ProviderStatus[]): ModelsView {
+  const byName = new Map(providers.map((p) => [p.name, p]));
+  const configured: ModelView[] = Object.entries(config.models).map(([label, m]) => {
+    const provider = config.providers[m.provider];
+    const status = byName.get(m.provider);
+    const prices = m.prices ?? provider?.prices ?? null;
+    return {
+      label,
+      provider: m.provider,
+      kind: provider?.kind ?? 'unknown',
+      model_id: m.id,
+      enabled: m.enabled,
+      local: provider ? LOCAL_KINDS.has(provider.kind) : false,
+      reasoning: m.reasoning,
+      context_length: m.context_length ?? null,
+      prices: prices ? { ...prices } : null,
+      lease_devices: m.lease ? (m.lease.devices ?? [0]) : null,
+      availability: !status || status.status === 'down' ? 'unknown' : status.ids.includes(m.id) ? 'listed' : 'missing',
+    };
+  });
+  const used = new Set(Object.values(config.models).map((m) => `${m.provider}\u0000${m.id}`));
+  const discovered = providers.flatMap((p) => p.ids.filter((id) => !used.has(`${p.name}\u0000${id}`)).map((id) => ({ provider: p.name, id })));
+  return { configured, discovered, providers, judge: config.judge?.model ?? null };
+}
+
+/** Probes every provider at most once per `ttlMs` (a page refresh must not hammer the endpoints). */
+export class ProviderProbe {
+  #cache = new Map<string, { at: number; status: ProviderStatus }>();
+  constructor(
+    private readonly fetchFn: FetchLike,
+    private readonly now: () => Date,
+    private readonly ttlMs = 30_000,
+  ) {}
+
+  async statuses(config: RunnerConfigData, env: Record<string, string | undefined>, refresh: boolean): Promise<ProviderStatus[]> {
+    const at = this.now().getTime();
+    return Promise.all(
+      Object.entries(config.providers).map(async ([name, provider]) => {
+        const key = `${name}\u0000${provider.base_url}\u0000${provider.api_key_env ?? ''}`;
+        const cached = this.#cache.get(key);
+        if (!refresh && cached && at - cached.at < this.ttlMs) return cached.status;
+        const status = await probeProvider(name, provider, env, this.fetchFn, this.now);
+        this.#cache.set(key, { at, status });
+        return status;
+      }),
+    );
+  }
+}

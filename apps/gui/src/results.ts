@@ -1,0 +1,124 @@
+import { buildReport, type ReportData } from '@crucibleforge/report';
+import { loadRun, type LoadedRun, type RunRow } from '@crucibleforge/runner';
+import { HttpError } from './http';
+import { checkRunId } from './paths';
+
+/** One row of a run as the results table lists it (the case view fetches the whole row). */
+export interface RowSummary {
+  model: string;
+  case_id: string;
+  seed: number | null;
+  category: string;
+  difficulty: string;
+  title: string | null;
+  status: string;
+  reason: string;
+  judge_verdict: string | null;
+  cost_usd: number | null;
+  e2e_s: number | null;
+  decode_tps: number | null;
+}
+
+export interface CategoryChart {
+  category: string;
+  bars: { model: string; rate: number | null; ci95: [number, number] | null; passes: number; graded: number }[];
+}
+
+export interface SpeedChart {
+  model: string;
+  decode_tps: number | null;
+  ttft_s: number | null;
+  source: string;
+}
+
+export interface RunResults {
+  run: {
+    run_id: string;
+    created_at: string;
+    profile: string;
+    seed: number;
+    models: string[];
+    cases: number;
+    judge: LoadedRun['manifest']['judge'];
+    total: number;
+    rows: number;
+    stopped: LoadedRun['stopped'];
+  };
+  /** The reporter's data (rates with 95 % Wilson intervals, comparability, paired tests); failure details trimmed. */
+  report: ReportData;
+  charts: { categories: CategoryChart[]; speed: SpeedChart[] };
+  rows: RowSummary[];
+}
+
+/** Reads a run from the results directory (the id is checked before anything touches the disk). */
+export async function readRun(resultsDir: string, runId: string): Promise<LoadedRun> {
+  checkRunId(runId);
+  try {
+    return await loadRun(resultsDir, runId);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'RUNNER_UNKNOWN_RUN') throw new HttpError(404, `no run "${runId}"`);
+    throw error;
+  }
+}
+
+function rowSummary(row: RunRow): RowSummary {
+  return {
+    model: row.model,
+    case_id: row.case_id,
+    seed: row.seed,
+    category: row.category,
+    difficulty: row.difficulty,
+    title: row.title ?? null,
+    status: row.judge?.verdict === 'judge-error' && row.grade.status !== 'pass' && row.grade.status !== 'fail' ? 'judge-error' : row.grade.status,
+    reason: row.grade.reason,
+    judge_verdict: row.judge?.verdict ?? null,
+    cost_usd: row.cost_usd,
+    e2e_s: row.timings.e2e_s,
+    decode_tps: row.timings.decode_tps,
+  };
+}
+
+/** Everything the results page shows, computed by the reporter from the run's stored rows. */
+export function runResults(run: LoadedRun, generatedAt: string, toolVersion: string): RunResults {
+  const report = buildReport({ rows: run.rows, manifests: [run.manifest], generatedAt, toolVersion, maxDetailChars: 300 });
+  const categories: CategoryChart[] = report.categories.map((category) => ({
+    category,
+    bars: report.models.map((m) => {
+      const cell = m.categories[category];
+      return { model: m.model, rate: cell?.rate ?? null, ci95: cell?.ci95 ?? null, passes: cell?.passes ?? 0, graded: cell?.graded ?? 0 };
+    }),
+  }));
+  const speed: SpeedChart[] = report.models.map((m) => ({
+    model: m.model,
+    decode_tps: m.speed?.decode_tps ?? null,
+    ttft_s: m.speed?.ttft_s ?? null,
+    source: m.speed?.source ?? 'none',
+  }));
+  return {
+    run: {
+      run_id: run.manifest.run_id,
+      created_at: run.manifest.created_at,
+      profile: run.manifest.profile,
+      seed: run.manifest.seed,
+      models: run.manifest.models.map((m) => m.label),
+      cases: run.manifest.cases.length,
+      judge: run.manifest.judge,
+      total: run.manifest.models.length * run.manifest.cases.length,
+      rows: run.rows.length,
+      stopped: run.stopped,
+    },
+    report: { ...report, failures: report.failures.map((f) => ({ ...f, detail: { ...f.detail, messages: [], transcript: null } })) },
+    charts: { categories, speed },
+    rows: run.rows.map(rowSummary),
+  };
+}
+
+/** The full stored row of one case of one model (prompt, reply, reasoning, tool calls, grade, judge). */
+export function findRow(run: LoadedRun, model: string, caseId: string, seed: string | null): RunRow {
+  const wantSeed = seed === null || seed === '' || seed === 'null' ? null : Number(seed);
+  if (wantSeed !== null && !Number.isInteger(wantSeed)) throw new HttpError(400, `seed must be a whole number, got "${seed}"`);
+  const row = run.rows.find((r) => r.model === model && r.case_id === caseId && (seed === null || r.seed === wantSeed));
+  if (!row) throw new HttpError(404, `run ${run.manifest.run_id} has no row for model "${model}", case "${caseId}"${wantSeed === null ? '' : `, seed ${wantSeed}`}`);
+  return row;
+}
