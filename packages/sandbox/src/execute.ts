@@ -67,6 +67,8 @@ export interface LaunchOutcome {
   stderr: CappedCapture;
   wallMs: number;
   report: WrapperReport;
+  /** Why the process could not be started at all (then nothing ran). */
+  spawnError: string | null;
 }
 
 /** How long to wait for the output pipes to close after the process we started exited. */
@@ -143,8 +145,16 @@ export async function launch(spec: LaunchSpec): Promise<LaunchOutcome> {
   if (spec.signal?.aborted) onAbort();
   else spec.signal?.addEventListener('abort', onAbort, { once: true });
 
+  let spawnError: string | null = null;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
+    // A launch that fails (ENOENT, EACCES) never emits 'exit'.
+    child.once('error', (error: Error) => {
+      if (child.pid === undefined) {
+        spawnError = error.message;
+        resolve({ code: null, signal: null });
+      }
+    });
   });
   const done = child.then(
     () => undefined,
@@ -195,5 +205,6 @@ export async function launch(spec: LaunchSpec): Promise<LaunchOutcome> {
     stderr,
     wallMs: Math.round(wallMs),
     report,
+    spawnError,
   };
 }

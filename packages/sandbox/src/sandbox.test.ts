@@ -1,3 +1,6 @@
+import { chmod, copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CrucibleError } from '@crucibleforge/core';
 import { detectSandbox } from './detect';
@@ -97,6 +100,25 @@ except OSError as e:
       await expect(sandbox.run(request as never)).rejects.toMatchObject({ code: 'SANDBOX_BAD_REQUEST' });
     }
     await expect(sandbox.run({ language: 'python', source: '', timeoutMs: 0 })).rejects.toThrow(/timeoutMs/);
+  });
+
+  it('a missing interpreter is the program failing (127), a vanished bwrap is SANDBOX_FAILED', async () => {
+    const noPython = await createSandbox({ pythonPath: '/nonexistent/python3' });
+    expect(await py(noPython, 'print(1)')).toMatchObject({ status: 'error', exit_code: 127 });
+
+    const dir = await mkdtemp(join(tmpdir(), 'crucible-bwrap-'));
+    try {
+      await chmod(dir, 0o755);
+      const copy = join(dir, 'bwrap');
+      await copyFile(detection.bwrapPath!, copy);
+      await chmod(copy, 0o755);
+      const vanishing = await createSandbox({ bwrapPath: copy });
+      expect(vanishing.sandboxed).toBe(true);
+      await rm(copy);
+      await expect(py(vanishing, 'print(1)')).rejects.toMatchObject({ code: 'SANDBOX_FAILED' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('runs at most poolSize programs at once', async () => {

@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import { CrucibleError, systemClock } from '@crucibleforge/core';
 import { classify } from './classify';
 import { detectSandbox, readHostLayout, type HostLayout, type SandboxDetection } from './detect';
-import { launch, STATUS_FD } from './execute';
+import { launch, STATUS_FD, type LaunchOutcome } from './execute';
 import { interpreterCommand, mainFileName, resolveInterpreters, type InterpreterPaths } from './interpreters';
 import { buildLimitedCommand, type ResourceLimits } from './limits';
 import { buildBwrapArgs, isSafeFileName, SANDBOX_WORK_DIR } from './policy';
@@ -86,6 +86,11 @@ function resolveRequest(request: SandboxRunRequest): Resolved {
   };
 }
 
+function failIfNotStarted(outcome: LaunchOutcome, what: string): LaunchOutcome {
+  if (outcome.spawnError === null) return outcome;
+  throw new CrucibleError<SandboxErrorCode>('SANDBOX_FAILED', `could not start ${what}: ${outcome.spawnError}`);
+}
+
 interface Runtime {
   detection: SandboxDetection;
   sandboxed: boolean;
@@ -127,7 +132,7 @@ async function runOnce(rt: Runtime, req: Resolved, stdin: string | undefined, si
       ...(signal === undefined ? {} : { signal }),
     };
     if (!rt.sandboxed) {
-      return await launch({
+      return failIfNotStarted(await launch({
         ...common,
         file: command[0]!,
         args: command.slice(1),
@@ -135,7 +140,7 @@ async function runOnce(rt: Runtime, req: Resolved, stdin: string | undefined, si
         uid: null,
         env: envFor(hostDir),
         killGroup: true,
-      });
+      }), 'the shell');
     }
     const sized = rt.detection.sizeSupported;
     const args = buildBwrapArgs({
@@ -150,15 +155,18 @@ async function runOnce(rt: Runtime, req: Resolved, stdin: string | undefined, si
       statusFd: STATUS_FD,
       command,
     });
-    const outcome = await launch({
-      ...common,
-      file: rt.detection.bwrapPath!,
-      args,
-      cwd: '/',
-      uid: rt.detection.runAsUid,
-      killGroup: false,
-      bwrapStatus: true,
-    });
+    const outcome = failIfNotStarted(
+      await launch({
+        ...common,
+        file: rt.detection.bwrapPath!,
+        args,
+        cwd: '/',
+        uid: rt.detection.runAsUid,
+        killGroup: false,
+        bwrapStatus: true,
+      }),
+      'bwrap',
+    );
     if (outcome.report.limitsFailed || (!outcome.report.started && !outcome.facts.timedOut && !outcome.facts.aborted && !outcome.facts.outputKilled)) {
       const why = outcome.report.limitsFailed ? 'the resource limits could not be set' : outcome.stderr.text().trim().slice(0, 500);
       throw new CrucibleError<SandboxErrorCode>('SANDBOX_FAILED', `bwrap could not start the program: ${why}`, {
