@@ -1,7 +1,10 @@
+import { apiKeyFor, resolveModel } from './config';
 import type { CaseDriver } from './driver';
+import { verifyModeOf } from './guard';
+import { preflight, type PreflightResult } from './preflight';
 import { createLeaseAcquirer, defaultSandbox, timingClientFactory, timingMetadata } from './defaults';
 import { startRun, type RunHandle } from './engine';
-import { planRun, type PlanOptions, type RunPlan } from './plan';
+import { planRun, type ConfigInput, type PlanOptions, type RunPlan } from './plan';
 import { resolveWorld, type ResolvedWorld, type RunWorld } from './world';
 
 export interface CreateRunOptions extends Omit<PlanOptions, 'driver'> {
@@ -42,4 +45,22 @@ export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
   const driver = options.driver ?? (await defaultDriver(options.casesDir));
   const plan = options.plan ?? (await planRun({ ...options, driver }));
   return startRun(plan, driver, worldFor(options), options.toolVersion);
+}
+
+/** One model's preflight on its own (what `status` shows): a real streamed completion and the wrong-model guard. */
+export async function preflightModel(options: {
+  config: ConfigInput;
+  label: string;
+  env: Record<string, string | undefined>;
+  world?: RunWorld;
+  signal?: AbortSignal;
+}): Promise<PreflightResult> {
+  const resolved = resolveModel(options.config, options.label);
+  const world = worldFor({ env: options.env, ...(options.world ? { world: options.world } : {}) });
+  const client = world.clientFactory(resolved, apiKeyFor(resolved, options.env), { fetch: world.fetch, clock: world.clock });
+  return preflight(resolved, client, verifyModeOf(resolved), world.retry, {
+    sleep: world.sleep,
+    random: world.random,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }

@@ -17,12 +17,14 @@ export type { RunEvent, RunEventType, RunProgress, RunSummary, ModelOutcome } fr
 export { classifyFailure, withRetries, DEFAULT_RETRY } from './retry';
 export type { EndpointErrorClass, ClassifiedFailure, RetryPolicy } from './retry';
 export { MAX_CASE_TURNS } from './driver';
+export { createCasesDriver } from './cases-driver';
 export type { CaseDriver, PlannedCase, MaterializedCase, FinalReply, NextStep } from './driver';
 export type { ModelClient, TimedReply, ClientFactory, ClientWorld } from './client';
 export type { RunWorld, LeaseAcquirer, HeldLease, MetadataLookup } from './world';
 export { planRun, fingerprintOf } from './plan';
 export type { PlanOptions, RunPlan, PlannedModel, ConfigInput } from './plan';
-export { createRun, defaultDriver } from './api';
+export { createRun, defaultDriver, preflightModel } from './api';
+export type { PreflightResult } from './preflight';
 export type { CreateRunOptions } from './api';
 export { startRun, summarizeRun } from './engine';
 export type { RunHandle, StartOptions } from './engine';

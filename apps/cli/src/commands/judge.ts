@@ -1,0 +1,81 @@
+import { judgeRun } from '@crucibleforge/runner';
+import { listFlag, parseCommandArgs } from '../args';
+import { EXIT, type CliIO, type CommandModule } from '../io';
+import { requireConfig, resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
+import { judgeEventLine } from '../runner-render';
+
+const usage = `Usage: crucibleforge judge [--run ID | --latest] [--retry-errors] [--force-self-judge]
+
+Judges the rows of a run that wait for the judge (prose answers compared with their reference answer),
+with the judge in models.yaml. The judge first passes a calibration canary; a verdict it cannot give
+leaves the row pending (never a fail of the model).
+
+  --run ID             the run (default: the newest)
+  --latest             the newest run
+  --retry-errors       also retry rows whose earlier verdict was a judge error
+  --force-self-judge   let the judge score its own answers (recorded in each verdict)
+  --models a,b         only these models' rows
+  --no-canary          skip the calibration canary
+  --results DIR        results directory
+  --config PATH        models.yaml to use
+
+Exit codes: 0 every row judged, 1 rows still pending (judge errors, self-judging skipped) or the canary failed.
+`;
+
+const options = {
+  run: { type: 'string' },
+  latest: { type: 'boolean' },
+  'retry-errors': { type: 'boolean' },
+  'force-self-judge': { type: 'boolean' },
+  models: { type: 'string' },
+  'no-canary': { type: 'boolean' },
+  results: { type: 'string' },
+  config: { type: 'string' },
+} as const;
+
+export type JudgeValues = {
+  run?: string | undefined;
+  latest?: boolean | undefined;
+  'retry-errors'?: boolean | undefined;
+  'force-self-judge'?: boolean | undefined;
+  models?: string | undefined;
+  'no-canary'?: boolean | undefined;
+  results?: string | undefined;
+  config?: string | undefined;
+};
+
+/** The judge step shared with `all`. */
+export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string): Promise<number> {
+  const config = await requireConfig(io, values.config);
+  const resultsDir = resultsDirOf(io, values.results);
+  const id = runId ?? (await runIdOf(resultsDir, values));
+  const models = listFlag(values.models);
+  const summary = await judgeRun({
+    config,
+    env: io.env,
+    resultsDir,
+    runId: id,
+    retryErrors: values['retry-errors'] ?? false,
+    forceSelfJudge: values['force-self-judge'] ?? false,
+    canary: !values['no-canary'],
+    signal: io.signal,
+    ...(models ? { models } : {}),
+    onEvent: (event) => io.stdout.write(`${judgeEventLine(event)}\n`),
+  });
+  if (summary.judged === 0 && summary.self_judge_skipped === 0) {
+    io.stdout.write(`nothing to judge in run ${id}${summary.pending > 0 ? ` (${summary.pending} rows keep a judge error; --retry-errors retries them)` : ''}\n`);
+  } else {
+    io.stdout.write(
+      `judged ${summary.judged}: ${summary.correct} correct, ${summary.incorrect} incorrect, ${summary.judge_errors} judge errors; ${summary.pending} rows still pending\n`,
+    );
+  }
+  return summary.pending > 0 ? EXIT.failed : EXIT.ok;
+}
+
+export const command: CommandModule = {
+  usage,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, options, false);
+    return withRunnerErrors(io, 'judge', () => judgeStep(values, io));
+  },
+};

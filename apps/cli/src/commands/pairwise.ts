@@ -1,0 +1,70 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { CATEGORIES, type Category } from '@crucibleforge/core';
+import { pairwiseRun, renderPairwiseMarkdown } from '@crucibleforge/runner';
+import { listFlag, parseCommandArgs } from '../args';
+import { EXIT, UsageError, type CommandModule } from '../io';
+import { requireConfig, resultsDirOf, withRunnerErrors } from '../runner-context';
+
+const usage = `Usage: crucibleforge pairwise --models a,b[,c] [--run ID,…] [--categories …] [--out DIR]
+
+Compares the models' answers to the same prompts with the judge from models.yaml. Each pair is judged
+in both orders (A/B, then B/A) so position bias cancels; orders that disagree count as a tie. Writes
+pairwise.md and pairwise.json (win/tie/loss, 95 % intervals, Bradley–Terry ratings).
+
+  --models a,b[,c]      two or more model labels
+  --run ID[,ID]         runs to take answers from (default: every run, the latest answer per case)
+  --categories a,b      which rows (default: reference-answer rows and prose)
+  --force-self-judge    allow the judge to be one of the compared models
+  --out DIR             where to write (default: the results dir)
+  --results DIR         results directory
+  --config PATH         models.yaml to use
+`;
+
+const options = {
+  models: { type: 'string' },
+  run: { type: 'string' },
+  categories: { type: 'string' },
+  'force-self-judge': { type: 'boolean' },
+  out: { type: 'string' },
+  results: { type: 'string' },
+  config: { type: 'string' },
+} as const;
+
+export const command: CommandModule = {
+  usage,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, options, false);
+    const models = listFlag(values.models) ?? [];
+    if (models.length < 2) throw new UsageError('--models needs at least two labels, e.g. --models a,b');
+    const categories = listFlag(values.categories);
+    for (const c of categories ?? []) {
+      if (!(CATEGORIES as readonly string[]).includes(c)) throw new UsageError(`unknown category "${c}" (one of ${CATEGORIES.join(', ')})`);
+    }
+    return withRunnerErrors(io, 'pairwise', async () => {
+      const config = await requireConfig(io, values.config);
+      const resultsDir = resultsDirOf(io, values.results);
+      const runIds = listFlag(values.run);
+      const result = await pairwiseRun({
+        config,
+        env: io.env,
+        resultsDir,
+        models,
+        ...(runIds ? { runIds } : {}),
+        categories: (categories as Category[] | undefined) ?? null,
+        forceSelfJudge: values['force-self-judge'] ?? false,
+        signal: io.signal,
+        onEvent: (e) => io.stdout.write(e.type === 'game' ? `${e.case_id}: ${e.a} vs ${e.b} → ${e.result}\n` : `${e.message}\n`),
+      });
+      const outDir = values.out ? resolve(io.cwd, values.out) : resultsDir;
+      await mkdir(outDir, { recursive: true });
+      const md = renderPairwiseMarkdown(result);
+      const mdPath = join(outDir, 'pairwise.md');
+      const jsonPath = join(outDir, 'pairwise.json');
+      await writeFile(mdPath, md);
+      await writeFile(jsonPath, `${JSON.stringify({ schema_version: 1, summary: result.summary, games: result.games }, null, 2)}\n`);
+      io.stdout.write(`\n${md}\nwrote ${mdPath}\nwrote ${jsonPath}\n`);
+      return EXIT.ok;
+    });
+  },
+};

@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { recoverRun } from '@crucibleforge/runner';
+import { listFlag, parseCommandArgs } from '../args';
+import { EXIT, UsageError, type CommandModule } from '../io';
+import { VERSION } from '../main';
+import { requireConfig, resultsDirOf, userCacheDir, withRunnerErrors } from '../runner-context';
+import { renderRun, summaryLines } from '../runner-render';
+import { openSandbox } from '../runner-run';
+
+const usage = `Usage: crucibleforge recover --run ID [--models a,b]
+
+Re-runs only the rows of run ID whose reasoning overflowed (the model thought until its token budget
+ran out) and were not recovered: first with reasoning turned off, then by asking for the final answer
+after the cut-off reasoning. The new rows replace the old ones in the same run. Run "judge" next.
+
+  --run ID              the run
+  --models a,b          only these models
+  --results DIR         results directory
+  --config PATH         models.yaml to use
+  --allow-unsandboxed   grade code without bubblewrap (unsafe)
+`;
+
+const options = {
+  run: { type: 'string' },
+  models: { type: 'string' },
+  results: { type: 'string' },
+  config: { type: 'string' },
+  'allow-unsandboxed': { type: 'boolean' },
+} as const;
+
+export const command: CommandModule = {
+  usage,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, options, false);
+    if (!values.run) throw new UsageError('--run ID is required');
+    const runId = values.run;
+    return withRunnerErrors(io, 'recover', async () => {
+      const config = await requireConfig(io, values.config);
+      const resultsDir = resultsDirOf(io, values.results);
+      const models = listFlag(values.models);
+      const sandbox = await openSandbox(io, values['allow-unsandboxed'] ?? false);
+      if (!sandbox) return EXIT.noSandbox;
+      const cache = userCacheDir(io.env);
+      const handle = await recoverRun({
+        config,
+        env: io.env,
+        resultsDir,
+        runId,
+        toolVersion: VERSION,
+        world: { sandbox },
+        ...(models ? { models } : {}),
+        ...(cache ? { leaseCacheDir: join(cache, 'locks') } : {}),
+      });
+      if (handle.plan.total === 0) {
+        handle.stop();
+        await handle.done;
+        io.stdout.write(`run ${runId} has no unrecovered reasoning overflows\n`);
+        return EXIT.ok;
+      }
+      const onAbort = () => handle.stop('interrupted');
+      io.signal.addEventListener('abort', onAbort, { once: true });
+      await renderRun(handle.events, io);
+      const summary = await handle.done;
+      io.signal.removeEventListener('abort', onAbort);
+      io.stdout.write(`${summaryLines(summary).join('\n')}\nnext: crucibleforge judge --run ${runId}\n`);
+      return summary.models.some((m) => m.stopped) ? EXIT.failed : EXIT.ok;
+    });
+  },
+};

@@ -1,0 +1,53 @@
+import { join, resolve } from 'node:path';
+import { parseReportFormats, REPORT_FORMATS } from '@crucibleforge/report';
+import { listFlag, parseCommandArgs } from '../args';
+import { EXIT, UsageError, type CommandModule } from '../io';
+import { resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
+import { writeReport } from '../runner-report';
+
+const usage = `Usage: crucibleforge report [--run ID | --latest] [--models a,b] [--format md,json,html] [--out DIR]
+
+Builds the report from stored results: per model and category pass rates with 95 % intervals, hard
+cases, speed, cost, overflows, skips, judge identity, every failure with its reason, and paired tests.
+Prints the summary table and the files written.
+
+  --run ID           one run (default: every run in the results dir, the latest attempt per case)
+  --latest           the newest run
+  --models a,b       only these models
+  --format LIST      any of ${REPORT_FORMATS.join(', ')} (default all)
+  --out DIR          where to write (default: the run's folder with --run/--latest, else the results dir)
+  --results DIR      results directory (default $CRUCIBLEFORGE_RESULTS or ./results)
+`;
+
+const options = {
+  run: { type: 'string' },
+  latest: { type: 'boolean' },
+  models: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
+  results: { type: 'string' },
+} as const;
+
+export const command: CommandModule = {
+  usage,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, options, false);
+    if (values.run && values.latest) throw new UsageError('give --run ID or --latest, not both');
+    return withRunnerErrors(io, 'report', async () => {
+      const resultsDir = resultsDirOf(io, values.results);
+      const formats = parseReportFormats(values.format ?? '');
+      const single = values.run || values.latest ? await runIdOf(resultsDir, values) : null;
+      const outDir = values.out ? resolve(io.cwd, values.out) : single ? join(resultsDir, single) : resultsDir;
+      const models = listFlag(values.models);
+      const { table, files } = await writeReport({
+        resultsDir,
+        runIds: single ? [single] : null,
+        ...(models ? { models } : {}),
+        formats,
+        outDir,
+      });
+      io.stdout.write(`${table.trimEnd()}\n\n${files.map((f) => `wrote ${f}`).join('\n')}\n`);
+      return EXIT.ok;
+    });
+  },
+};

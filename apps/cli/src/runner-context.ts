@@ -1,0 +1,102 @@
+/**
+ * Shared plumbing of the runner commands (run, all, judge, recover, status, models, report, pairwise,
+ * config, import-openclaw): where the config, results and cases are, and how runner errors are shown.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CrucibleError } from '@crucibleforge/core';
+import { latestRunId, loadConfig, resolveConfigPath, type RunnerConfig } from '@crucibleforge/runner';
+import { EXIT, UsageError, type CliIO } from './io';
+
+/** `$XDG_CONFIG_HOME/crucibleforge` or `~/.config/crucibleforge`. */
+export function userConfigDir(env: CliIO['env']): string | undefined {
+  const base = env['XDG_CONFIG_HOME'] || (env['HOME'] ? join(env['HOME'], '.config') : undefined);
+  return base ? join(base, 'crucibleforge') : undefined;
+}
+
+/** `$XDG_CACHE_HOME/crucibleforge` or `~/.cache/crucibleforge` (local GPU lock files live under it). */
+export function userCacheDir(env: CliIO['env']): string | undefined {
+  const base = env['XDG_CACHE_HOME'] || (env['HOME'] ? join(env['HOME'], '.cache') : undefined);
+  return base ? join(base, 'crucibleforge') : undefined;
+}
+
+/** Discovery: --config, $CRUCIBLEFORGE_CONFIG, ./models.yaml, the user config dir. */
+export async function locateConfig(io: CliIO, flag: string | undefined) {
+  const dir = userConfigDir(io.env);
+  const envPath = io.env['CRUCIBLEFORGE_CONFIG'];
+  return resolveConfigPath({
+    cwd: io.cwd,
+    ...(flag ? { flag: resolve(io.cwd, flag) } : {}),
+    ...(envPath ? { envPath: resolve(io.cwd, envPath) } : {}),
+    ...(dir ? { userConfigDir: dir } : {}),
+  });
+}
+
+/** The validated config in use, or a RUNNER_CONFIG_NOT_FOUND error that says how to create one. */
+export async function requireConfig(io: CliIO, flag: string | undefined): Promise<RunnerConfig> {
+  const { path, searched } = await locateConfig(io, flag);
+  if (!path) {
+    throw new CrucibleError(
+      'RUNNER_CONFIG_NOT_FOUND',
+      `no models.yaml found (looked at ${searched.join(', ')}); create one with "crucibleforge config --init"`,
+    );
+  }
+  return loadConfig(path);
+}
+
+/** --results DIR, else $CRUCIBLEFORGE_RESULTS, else ./results. */
+export function resultsDirOf(io: CliIO, flag: string | undefined): string {
+  return resolve(io.cwd, flag ?? io.env['CRUCIBLEFORGE_RESULTS'] ?? 'results');
+}
+
+/** --cases DIR, else $CRUCIBLEFORGE_CASES, else ./cases, else the cases shipped with this checkout. */
+export function casesDirOf(io: CliIO, flag: string | undefined): string {
+  if (flag) return resolve(io.cwd, flag);
+  if (io.env['CRUCIBLEFORGE_CASES']) return resolve(io.cwd, io.env['CRUCIBLEFORGE_CASES']);
+  const local = join(io.cwd, 'cases');
+  if (existsSync(local)) return local;
+  return fileURLToPath(new URL('../../../cases', import.meta.url));
+}
+
+/** --run ID, or the newest run (also for --latest or when neither is given). */
+export async function runIdOf(resultsDir: string, values: { run?: string | undefined; latest?: boolean | undefined }): Promise<string> {
+  if (values.run && values.latest) throw new UsageError('give --run ID or --latest, not both');
+  return values.run ?? latestRunId(resultsDir);
+}
+
+/** Parses --budget USD. */
+export function budgetFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const usd = Number(value.replace(/^\$/, ''));
+  if (!Number.isFinite(usd) || usd <= 0) throw new UsageError(`--budget must be an amount in USD > 0, got "${value}"`);
+  return usd;
+}
+
+const CONFIG_CODES = new Set(['RUNNER_CONFIG_NOT_FOUND', 'RUNNER_CONFIG_INVALID', 'RUNNER_MISSING_API_KEY', 'RUNNER_UNKNOWN_MODEL', 'RUNNER_UNKNOWN_RUN', 'RUNNER_CONFIG_EXISTS', 'RUNNER_OPENCLAW_INVALID', 'RUNNER_NO_JUDGE', 'CASES_UNKNOWN_PROFILE', 'REPORT_UNKNOWN_FORMAT', 'REPORT_UNKNOWN_MODEL']);
+
+/**
+ * Runs a command body, turning configuration errors (bad models.yaml, a missing key, an unknown run or
+ * model) into a printed message and exit 2, and other CrucibleErrors into a message and exit 1.
+ */
+export async function withRunnerErrors(io: CliIO, command: string, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
+    io.stderr.write(`crucibleforge ${command}: ${error.message}\n`);
+    return CONFIG_CODES.has(error.code) || error.code.startsWith('CASES_') ? EXIT.usage : EXIT.failed;
+  }
+}
+
+export function formatUsd(usd: number): string {
+  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+}
+
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}

@@ -1,0 +1,53 @@
+/** Builds and writes the report files for `report` and `all`. */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CrucibleError, type PairwiseSummary, type ResultRow, type RunManifest } from '@crucibleforge/core';
+import { buildReport, renderReportFiles, renderSummaryTable, type ReportFormat } from '@crucibleforge/report';
+import { listRuns, loadRun } from '@crucibleforge/runner';
+import { VERSION } from './main';
+
+export interface WriteReportOptions {
+  resultsDir: string;
+  /** null = every run in the results dir (the latest attempt per case and model wins). */
+  runIds: string[] | null;
+  models?: string[];
+  formats: ReportFormat[];
+  outDir: string;
+  now?: () => Date;
+}
+
+async function readPairwise(dir: string): Promise<PairwiseSummary | null> {
+  try {
+    return JSON.parse(await readFile(join(dir, 'pairwise.json'), 'utf8')).summary as PairwiseSummary;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeReport(options: WriteReportOptions): Promise<{ table: string; files: string[] }> {
+  const ids = options.runIds ?? (await listRuns(options.resultsDir)).map((r) => r.run_id);
+  if (ids.length === 0) throw new CrucibleError('RUNNER_UNKNOWN_RUN', `no runs in ${options.resultsDir} yet (crucibleforge run …)`);
+  const rows: ResultRow[] = [];
+  const manifests: RunManifest[] = [];
+  for (const id of ids) {
+    const run = await loadRun(options.resultsDir, id);
+    rows.push(...run.rows);
+    manifests.push(run.manifest);
+  }
+  const data = buildReport({
+    rows,
+    manifests,
+    pairwise: await readPairwise(options.outDir),
+    generatedAt: (options.now ?? (() => new Date()))().toISOString(),
+    toolVersion: VERSION,
+    ...(options.models ? { models: options.models } : {}),
+  });
+  await mkdir(options.outDir, { recursive: true });
+  const files: string[] = [];
+  for (const file of renderReportFiles(data, options.formats)) {
+    const path = join(options.outDir, file.fileName);
+    await writeFile(path, file.content);
+    files.push(path);
+  }
+  return { table: renderSummaryTable(data), files };
+}

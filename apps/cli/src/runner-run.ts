@@ -1,0 +1,128 @@
+/** The generation step shared by `run` and `all`: plan, ask about cost, gate on the sandbox, run, render. */
+import { join } from 'node:path';
+import { CATEGORIES, CrucibleError, type Category } from '@crucibleforge/core';
+import { createRun, defaultDriver, planRun, summarizeRun, type RunSummary } from '@crucibleforge/runner';
+import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
+import { intFlag, listFlag } from './args';
+import { EXIT, UsageError, type CliIO } from './io';
+import { VERSION } from './main';
+import { budgetFlag, casesDirOf, formatUsd, requireConfig, resultsDirOf, userCacheDir } from './runner-context';
+import { renderRun, summaryLines } from './runner-render';
+
+export const RUN_OPTIONS = {
+  profile: { type: 'string' },
+  models: { type: 'string' },
+  categories: { type: 'string' },
+  seed: { type: 'string' },
+  yes: { type: 'boolean' },
+  resume: { type: 'string' },
+  budget: { type: 'string' },
+  results: { type: 'string' },
+  config: { type: 'string' },
+  cases: { type: 'string' },
+  'allow-unsandboxed': { type: 'boolean' },
+} as const;
+
+export const RUN_FLAGS_HELP = `  --profile NAME        which cases (standard, coding, chat, quick, full, …)
+  --models a,b          model labels from models.yaml, or "all" for every enabled one
+  --categories a,b      only these categories of the profile (${CATEGORIES.join(', ')})
+  --seed N              seed for seeded cases (default 1; a new seed defeats memorisation)
+  --yes                 do not ask before a run that costs money
+  --resume ID           finish run ID (re-running the same command also finishes an unfinished run)
+  --budget USD          stop before the run's cost could pass this amount
+  --results DIR         results directory (default $CRUCIBLEFORGE_RESULTS or ./results)
+  --config PATH         models.yaml to use
+  --cases DIR           case directory (default ./cases, else the one shipped with CrucibleForge)
+  --allow-unsandboxed   grade code without bubblewrap isolation when bwrap is missing (unsafe)`;
+
+type RunValues = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+function categoriesFlag(value: string | undefined): Category[] | null {
+  const list = listFlag(value);
+  if (!list) return null;
+  for (const c of list) {
+    if (!(CATEGORIES as readonly string[]).includes(c)) throw new UsageError(`unknown category "${c}" (one of ${CATEGORIES.join(', ')})`);
+  }
+  return list as Category[];
+}
+
+export interface GenerationResult {
+  code: number;
+  summary: RunSummary | null;
+  resultsDir: string;
+}
+
+/** Opens the grading sandbox up front so a missing bubblewrap stops the run before anything is sent. */
+export async function openSandbox(io: CliIO, allow: boolean): Promise<Sandbox | null> {
+  try {
+    return await createSandbox({ allowUnsandboxed: allow });
+  } catch (error) {
+    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
+      io.stderr.write(`crucibleforge: ${error.message}\nModel-written code is only ever run sandboxed; install bubblewrap, or pass --allow-unsandboxed to accept the risk.\n`);
+      return null;
+    }
+    throw error;
+  }
+}
+
+export async function generate(values: RunValues, io: CliIO): Promise<GenerationResult> {
+  if (!values.resume && (!values.profile || !values.models)) throw new UsageError('--profile and --models are required (or --resume ID)');
+  const config = await requireConfig(io, values.config);
+  const resultsDir = resultsDirOf(io, values.results);
+  const casesDir = casesDirOf(io, values.cases);
+  const budgetUsd = budgetFlag(values.budget);
+  const driver = await defaultDriver(casesDir);
+  const plan = await planRun({
+    config,
+    env: io.env,
+    ...(values.models ? { models: listFlag(values.models) ?? [] } : {}),
+    ...(values.profile ? { profile: values.profile } : {}),
+    categories: categoriesFlag(values.categories),
+    seed: intFlag('seed', values.seed, 1, 0),
+    resultsDir,
+    casesDir,
+    driver,
+    ...(values.resume ? { resume: values.resume } : {}),
+    ...(budgetUsd === undefined ? {} : { budgetUsd }),
+    toolVersion: VERSION,
+  });
+  const todo = plan.models.reduce((n, m) => n + m.todo.length, 0);
+  if (todo === 0) {
+    io.stdout.write(`run ${plan.runId} is already complete (${plan.total} cases)\n`);
+    return { code: EXIT.ok, summary: await summarizeRun(resultsDir, plan.runId, true), resultsDir };
+  }
+  if (plan.estimate.priced) {
+    const lines = plan.estimate.per_model.filter((m) => m.priced).map((m) => `  ${m.model}: up to ${formatUsd(m.usd)} for ${m.cases} cases`);
+    io.stdout.write(`estimated cost (upper bound, full token budgets): ${formatUsd(plan.estimate.total_usd)}\n${lines.join('\n')}\n`);
+    if (plan.budgetUsd !== null) io.stdout.write(`budget: ${formatUsd(plan.budgetUsd)} (the run stops before passing it)\n`);
+    if (!values.yes && !(await io.confirm(`Start run ${plan.runId}?`))) {
+      io.stderr.write('not started (pass --yes to run without asking)\n');
+      return { code: EXIT.failed, summary: null, resultsDir };
+    }
+  }
+  const sandbox = await openSandbox(io, values['allow-unsandboxed'] ?? false);
+  if (!sandbox) return { code: EXIT.noSandbox, summary: null, resultsDir };
+  const cache = userCacheDir(io.env);
+  const handle = await createRun({
+    config,
+    env: io.env,
+    resultsDir,
+    casesDir,
+    driver,
+    plan,
+    toolVersion: VERSION,
+    world: { sandbox },
+    ...(cache ? { leaseCacheDir: join(cache, 'locks') } : {}),
+  });
+  const onAbort = () => handle.stop('interrupted');
+  io.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await renderRun(handle.events, io);
+    const summary = await handle.done;
+    io.stdout.write(`${summaryLines(summary).join('\n')}\n`);
+    const failed = !summary.complete || summary.models.some((m) => m.stopped !== null);
+    return { code: failed ? EXIT.failed : EXIT.ok, summary, resultsDir };
+  } finally {
+    io.signal.removeEventListener('abort', onAbort);
+  }
+}
