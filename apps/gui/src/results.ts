@@ -1,7 +1,8 @@
+import { stat } from 'node:fs/promises';
 import { buildReport, type ReportData } from '@crucibleforge/report';
 import { loadRun, type LoadedRun, type RunRow } from '@crucibleforge/runner';
 import { HttpError } from './http';
-import { checkRunId } from './paths';
+import { checkRunId, insideRoot } from './paths';
 
 /** One row of a run as the results table lists it (the case view fetches the whole row). */
 export interface RowSummary {
@@ -53,6 +54,9 @@ export interface RunResults {
 /** Reads a run from the results directory (the id is checked before anything touches the disk). */
 export async function readRun(resultsDir: string, runId: string): Promise<LoadedRun> {
   checkRunId(runId);
+  const dir = insideRoot(resultsDir, [runId]);
+  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+  if (!isDir) throw new HttpError(404, `no run "${runId}"`);
   try {
     return await loadRun(resultsDir, runId);
   } catch (error) {
