@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { CrucibleError, type FetchLike } from '@crucibleforge/core';
 import { startSimEndpoint, type SimEndpoint, type SimModelOptions } from '@crucibleforge/sim-endpoint';
@@ -257,6 +258,14 @@ describe('streamChat: bad input and failures', () => {
     expect(error.code).toBe('TIMING_ABORTED');
     expect((await failure(stream.result)).code).toBe('TIMING_ABORTED');
     expect(seen).toContain('text-delta');
+  });
+
+  it('leaves no listeners on a long-lived signal after requests finish or fail', async () => {
+    const s = await sim([{ id: 'm', decode_tps: 2000, answer, faults: [undefined, { kind: 'status', status: 500 }] }]);
+    const controller = new AbortController();
+    await streamChat(options(s, { signal: controller.signal, events: false })).result;
+    await failure(streamChat(options(s, { signal: controller.signal, events: false })).result);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('rejects bad options at once, naming the field', () => {

@@ -102,10 +102,16 @@ export function streamChat(options: StreamChatOptions): TimedStream {
     return controller.signal.aborted && CrucibleError.isInstance(reason) ? (reason as TimingError) : null;
   };
   const userSignals = [options.signal, options.request.signal].filter((s): s is AbortSignal => s !== undefined);
+  const onUserAbort = () => abort();
   for (const signal of userSignals) {
     if (signal.aborted) abort();
-    else signal.addEventListener('abort', () => abort(), { once: true });
+    else signal.addEventListener('abort', onUserAbort, { once: true });
   }
+  const settle = () => {
+    watchdog.stop();
+    // A long-lived signal (a CLI's Ctrl-C) serves many requests: do not pile up listeners on it.
+    for (const signal of userSignals) signal.removeEventListener('abort', onUserAbort);
+  };
 
   const timedFetch: FetchLike = (input, init) => {
     m.obs.t0 = clock.now();
@@ -207,13 +213,20 @@ export function streamChat(options: StreamChatOptions): TimedStream {
 
   const result = run().then(
     (completion) => {
-      watchdog.stop();
+      settle();
       queue?.close();
       return completion;
     },
     (error: unknown) => {
-      watchdog.stop();
-      const typed = abortReason() ?? (CrucibleError.isInstance(error) ? error : transportError(error, ctx(), 'connect'));
+      settle();
+      const typed =
+        abortReason() ??
+        (CrucibleError.isInstance(error)
+          ? error
+          : timingError('TIMING_STREAM_ERROR', `unexpected failure on the stream from ${url}: ${error instanceof Error ? error.message : String(error)}`, {
+              cause: error,
+              details: { url, model: options.model, partial: m.partial(clock.now()) },
+            }));
       if (!controller.signal.aborted) controller.abort(typed);
       queue?.close(typed);
       throw typed;
