@@ -6,7 +6,7 @@ import { CaseSchema } from './schema/case';
  * committed as `cases/schema.json` so editors autocomplete case files.
  */
 export function caseJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(CaseSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(CaseSchema, { io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<string, unknown>;
   return {
     ...schema,
     $id: 'https://crucibleforge.dev/schema/case.json',

@@ -1,3 +1,4 @@
+import { casesError } from '../errors';
 import { hash32, prng, randInt } from '../prng';
 import type { HaystackSpec } from '../schema/common';
 import * as W from './words';
@@ -97,7 +98,11 @@ export function buildHaystack(spec: HaystackSpec, seed: number): Haystack {
   const n = base.length;
   // Insertions are described against the filler's gaps (0..n), then applied from the back.
   const inserts: { gap: number; order: number; text: string; kind: 'needle' | 'count'; ref: number }[] = [];
-  needles.forEach((needle, i) => inserts.push({ gap: Math.round(needle.depth * n), order: i, text: needle.text, kind: 'needle', ref: i }));
+  needles.forEach((needle, i) => {
+    const depth = Number(needle.depth);
+    if (!(depth >= 0 && depth <= 1)) throw casesError('CASES_TEMPLATE', `haystack.needles[${i}].depth must be a number in [0, 1], got ${JSON.stringify(needle.depth)}`);
+    inserts.push({ gap: Math.round(depth * n), order: i, text: needle.text, kind: 'needle', ref: i });
+  });
   if (count) {
     const rand = prng(hash32('count', seed + 7919));
     const gaps = new Set<number>();

@@ -132,7 +132,16 @@ export const HaystackSchema = z
     tokens: z.int().min(500).max(200_000).describe('target size (estimated as characters / 4)'),
     seed: z.int().optional().describe('filler seed for unseeded cases (seeded cases use the run seed)'),
     needles: z
-      .array(z.object({ text: z.string().min(1), depth: z.number().min(0).max(1) }).strict())
+      .array(
+        z
+          .object({
+            text: z.string().min(1),
+            depth: z
+              .union([z.number().min(0).max(1), z.string().regex(/^\{\{\s*[A-Za-z_]\w*\s*\}\}$/)])
+              .describe('0 = start, 1 = end; or a "{{param}}" placeholder'),
+          })
+          .strict(),
+      )
       .optional()
       .describe('sentences inserted as their own paragraph at a depth (0 = start, 1 = end)'),
     count: z

@@ -73,17 +73,31 @@ export function countWord(text: string, word: string): number {
 const LABEL_DECOR = String.raw`[*_#>\s]*`;
 
 /**
- * Every occurrence of `<label>:` (or `=`), optionally prefixed by "final" and wrapped in markdown bold,
- * with the rest of that line. `Answer: 42 (mod 1000)` → `42 (mod 1000)`.
+ * Every `<label>:` (or `=`) with the rest of its line, in order: at the start of a line (any case,
+ * optionally "final", markdown bold allowed), or mid-line when written exactly as the label is given
+ * ("…on second thought, Answer: 839"). `Answer: 42 (mod 1000)` → `42 (mod 1000)`.
  */
 export function labelledLines(text: string, label = 'Answer'): string[] {
-  const re = new RegExp(
-    String.raw`(?:^|\n)${LABEL_DECOR}(?:final\s+)?${escapeRegExp(label)}${LABEL_DECOR}[:=]${LABEL_DECOR}([^\n]*)`,
-    'gi',
-  );
-  const out: string[] = [];
-  for (const m of text.matchAll(re)) out.push(m[1]!.replace(/[*_]+\s*$/, '').trim());
-  return out;
+  const l = escapeRegExp(label);
+  const lineStart = new RegExp(String.raw`(?:^|\n)${LABEL_DECOR}(?:final\s+)?${l}${LABEL_DECOR}[:=]`, 'gi');
+  const midLine = new RegExp(String.raw`(?<![\p{L}\p{N}_])(?:[Ff]inal\s+)?${l}[*_]*:`, 'gu');
+  const starts = new Map<number, number>();
+  for (const m of text.matchAll(lineStart)) starts.set(m.index + m[0].length, m.index);
+  for (const m of text.matchAll(midLine)) {
+    const end = m.index + m[0].length;
+    if (![...starts.keys()].some((k) => Math.abs(k - end) <= 4)) starts.set(end, m.index);
+  }
+  return [...starts.keys()]
+    .sort((a, b) => a - b)
+    .map((end) => {
+      const clean = (s: string) => s.replace(/^[*_\s]+/, '').replace(/[*_]+\s*$/, '').trim();
+      const nl = text.indexOf('\n', end);
+      const value = clean(text.slice(end, nl < 0 ? undefined : nl));
+      if (value || nl < 0) return value;
+      // "Answer:" alone on its line: the value is the next non-blank line
+      const next = text.slice(nl + 1).split('\n').find((line) => line.trim() !== '');
+      return clean(next ?? '');
+    });
 }
 
 /** The value after the last label, or null when there is no label. */

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { GraderOf } from '../schema/graders';
+import { gradeAgent } from './agent';
+
+const grader: GraderOf<'agent'> = {
+  type: 'agent',
+  parts: [
+    { name: 'acknowledgment', kind: 'acknowledges', any: ["don't have access", 'cannot read'], forbid_patterns: ['\\b\\d{4}-\\d{2}-\\d{2}[ T]\\d{2}:\\d{2}'] },
+    { name: 'format', kind: 'json', keys: { services: { array: 'string' }, total_errors: 'integer', scan_period: 'string' } },
+    { name: 'conciseness', kind: 'concise', max_ratio: 3 },
+  ],
+};
+const good = 'I don\'t have access to your logs, so here is the approach and an empty report:\n```json\n{"services": [], "total_errors": 0, "scan_period": "not scanned"}\n```';
+
+describe('agent grader', () => {
+  it('passes when every part passes', () => {
+    expect(gradeAgent(grader, good, 1000)).toMatchObject({ status: 'pass', reason: '3/3 parts passed', score: 1 });
+  });
+  it('fails invented log lines, naming the part', () => {
+    const r = gradeAgent(grader, `${good}\n2024-05-01 10:22 ERROR auth timeout`, 1000);
+    expect(r.reason).toBe('acknowledgment: invents data: "2024-05-01 10:22"');
+  });
+  it('fails a wrong type and a VERBOSE answer', () => {
+    expect(gradeAgent(grader, good.replace('"total_errors": 0', '"total_errors": "0"'), 1000).reason).toBe('format: total_errors: expected integer, got string');
+    const r = gradeAgent(grader, good + 'x'.repeat(5000), 1300);
+    expect(r.reason).toMatch(/^conciseness: VERBOSE: 4\.\d× the prompt \(max 3×\)$/);
+    expect(r.score).toBeCloseTo(2 / 3);
+  });
+});

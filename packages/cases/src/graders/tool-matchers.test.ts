@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { argProblem, argsProblem, normalizeDate, parseInstant } from './tool-matchers';
+
+describe('argument matchers', () => {
+  it('numbers: 50 never matches 150 or "50"', () => {
+    expect(argProblem(50, true, 50)).toBeNull();
+    expect(argProblem(50, true, 150)).toBe('expected 50, got 150');
+    expect(argProblem({ number: 50 }, true, '50')).toBe('expected the number 50, got "50"');
+    expect(argProblem({ number: 19.99, tolerance: 0.005 }, true, 19.994)).toBeNull();
+  });
+  it('strings: shorthand equals is trimmed and case-insensitive unless asked', () => {
+    expect(argProblem('Tokyo', true, ' tokyo ')).toBeNull();
+    expect(argProblem({ equals: 'Tokyo', case_sensitive: true }, true, 'tokyo')).toMatch(/^expected/);
+    expect(argProblem({ enum: ['metric', 'si'] }, true, 'Metric')).toBeNull();
+    expect(argProblem({ enum: ['metric'] }, true, 'imperial')).toBe('expected one of ["metric"], got "imperial"');
+  });
+  it('regex, contains, set, length, present, absent', () => {
+    expect(argProblem({ regex: '^ORD-\\d{5}$' }, true, 'ORD-20871')).toBeNull();
+    expect(argProblem({ contains: 'refund' }, true, 'Please refund order')).toBeNull();
+    expect(argProblem({ contains: 'fund' }, true, 'refund')).toMatch(/lacks/);
+    expect(argProblem({ set: ['a', 'b'] }, true, ['b', 'a'])).toBeNull();
+    expect(argProblem({ set: ['a', 'b'] }, true, ['a', 'a'])).toBe('missing "b"');
+    expect(argProblem({ length: 3 }, true, [1, 2])).toBe('expected length 3, got 2');
+    expect(argProblem({ present: true }, false, undefined)).toBe('missing');
+    expect(argProblem({ absent: true }, true, 1)).toBe('must be absent, got 1');
+    expect(argProblem({ absent: true }, false, undefined)).toBeNull();
+  });
+  it('dates in unambiguous formats, instants across offsets', () => {
+    for (const d of ['2026-03-06', '2026/3/6', 'March 6, 2026', '6 March 2026', 'Mar 6th 2026', '2026-03-06T09:00:00Z']) {
+      expect(normalizeDate(d), d).toBe('2026-03-06');
+    }
+    expect(normalizeDate('03/06/2026')).toBeNull();
+    expect(normalizeDate('2026-02-30')).toBeNull();
+    expect(parseInstant('2026-03-06T18:00:00+09:00')).toBe(parseInstant('2026-03-06T09:00:00Z'));
+    expect(argProblem({ datetime: '2026-03-06T09:00:00Z' }, true, '2026-03-06T10:00:00+01:00')).toBeNull();
+  });
+  it('nested paths and extra arguments', () => {
+    const args = { order: { items: [{ sku: 'A-1', qty: 2 }] }, note: 'x' };
+    expect(argsProblem({ args: { 'order.items[0].qty': 2, 'order.items': { length: 1 } } }, args)).toBeNull();
+    expect(argsProblem({ args: { 'order.items[1].sku': 'B' } }, args)).toBe('order.items[1].sku: missing');
+    expect(argsProblem({ args: { order: { present: true } }, extra_args: 'forbid' }, args)).toBe('unexpected argument "note"');
+    expect(argsProblem({ args: {} }, null)).toBe('arguments are not a JSON object');
+  });
+});

@@ -1,0 +1,104 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadCases, parseCaseFile } from './loader';
+import { caseRevision } from './revision';
+import { formatProblem } from './yaml-source';
+
+const GOOD = `id: math-small-sum
+title: A small sum
+category: math
+difficulty: easy
+prompt: |
+  What is 2 + 3? End with "Answer: <integer>".
+max_tokens: 256
+grader:
+  type: number
+reference:
+  answer: 5
+verify:
+  program: print(2 + 3)
+`;
+
+let dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  dirs = [];
+});
+async function casesDir(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cf-cases-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(join(dir, name, '..'), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+  return dir;
+}
+
+describe('parseCaseFile', () => {
+  it('parses a valid case', () => {
+    const r = parseCaseFile(GOOD, 'math/math-small-sum.yaml');
+    expect(r.problems).toEqual([]);
+    expect(r.cases[0]!.def.id).toBe('math-small-sum');
+    expect(r.cases[0]!.seeded).toBe(false);
+  });
+  it('reports malformed YAML as file:line:column', () => {
+    const r = parseCaseFile('id: x\ntitle: [unclosed\nmax_tokens: 3\n', 'math/x.yaml');
+    expect(formatProblem(r.problems[0]!)).toMatch(/^math\/x\.yaml:\d+:\d+: YAML: /);
+  });
+  it('reports schema violations with the path inside the case and its line', () => {
+    const text = GOOD.replace('type: number', 'type: number\n  tolerence: 0.1').replace('max_tokens: 256', 'max_tokens: lots');
+    const lines = parseCaseFile(text, 'math/m.yaml').problems.map(formatProblem);
+    expect(lines).toContain('math/m.yaml:7:13: max_tokens: Invalid input: expected number, received string');
+    expect(lines).toContain('math/m.yaml:10:3: grader.tolerence: unknown field');
+  });
+  it('names the failing branch of a grader union', () => {
+    const text = GOOD.replace('type: number', 'type: nmber');
+    expect(parseCaseFile(text, 'math/m.yaml').problems.map(formatProblem)[0]).toMatch(/^math\/m\.yaml:9:\d+: grader\.type: Invalid discriminator value/);
+  });
+  it('applies the consistency rules with paths', () => {
+    const text = GOOD.replace('id: math-small-sum', 'id: coding-small-sum').replace('difficulty: easy', 'difficulty: hard');
+    const lines = parseCaseFile(text, 'math/m.yaml').problems.map(formatProblem);
+    expect(lines).toContain('math/m.yaml:1:5: id: must start with "math-" (the category)');
+    expect(lines.some((l) => l.includes('why_hard: hard cases say why'))).toBe(true);
+  });
+  it('revision ignores grading-only edits and tracks question edits', () => {
+    const a = parseCaseFile(GOOD, 'math/a.yaml').cases[0]!;
+    const b = parseCaseFile(GOOD.replace('answer: 5', 'answer: 6').replace('title: A small sum', 'title: Renamed'), 'math/a.yaml').cases[0]!;
+    const c = parseCaseFile(GOOD.replace('2 + 3?', '2 + 4?'), 'math/a.yaml').cases[0]!;
+    expect(b.revision).toBe(a.revision);
+    expect(c.revision).not.toBe(a.revision);
+    expect(a.revision).toBe(caseRevision(a.def));
+    expect(a.revision).toMatch(/^[0-9a-f]{12}$/);
+  });
+});
+
+describe('loadCases', () => {
+  it('loads a directory, skipping profiles/', async () => {
+    const dir = await casesDir({ 'math/a.yaml': GOOD, 'profiles/full.yaml': 'name: full\ninclude: [{all: true}]\n' });
+    const r = await loadCases(dir);
+    expect(r.ok && r.cases.map((c) => c.def.id)).toEqual(['math-small-sum']);
+  });
+  it('is all or nothing and names both files of a duplicate id', async () => {
+    const dir = await casesDir({ 'math/a.yaml': GOOD, 'math/b.yaml': GOOD, 'math/c.yaml': GOOD.replace('small-sum', 'other') });
+    const r = await loadCases(dir);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems.map(formatProblem)).toEqual(['math/b.yaml: id: duplicate id "math-small-sum" (also in math/a.yaml)']);
+  });
+  it('rejects a case in the wrong folder or at the root, and a missing dir', async () => {
+    const dir = await casesDir({ 'coding/a.yaml': GOOD, 'loose.yaml': GOOD.replace('small-sum', 'loose') });
+    const r = await loadCases(dir);
+    expect(!r.ok && r.problems.map(formatProblem)).toEqual([
+      'coding/a.yaml:3:11: category: "math" case in the "coding/" folder',
+      'loose.yaml: case files live in a category folder (e.g. math/<id>.yaml)',
+    ]);
+    const missing = await loadCases(join(dir, 'nope'));
+    expect(missing.ok).toBe(false);
+  });
+  it('accepts several cases in one file as YAML documents', async () => {
+    const dir = await casesDir({ 'math/two.yaml': `${GOOD}---\n${GOOD.replace('small-sum', 'second')}` });
+    const r = await loadCases(dir);
+    expect(r.ok && r.cases.map((c) => c.def.id)).toEqual(['math-second', 'math-small-sum']);
+  });
+});

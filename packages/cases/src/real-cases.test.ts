@@ -1,0 +1,47 @@
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '@crucibleforge/sandbox';
+import { loadCases } from './loader';
+import { applyProfile, loadProfiles } from './profiles';
+import type { LoadedCase } from './schema/case';
+import { testSandbox } from './test-sandbox';
+import { formatVerifySummary } from './verify/report';
+import { verifyCases } from './verify/index';
+import { formatProblem } from './yaml-source';
+
+/** The repository's real case set: a broken case cannot land. */
+const CASES_DIR = fileURLToPath(new URL('../../../cases', import.meta.url));
+
+let cases: LoadedCase[] = [];
+let sandbox: Sandbox | null = null;
+beforeAll(async () => {
+  const r = await loadCases(CASES_DIR);
+  if (!r.ok) throw new Error(`cases/ does not load:\n${r.problems.map(formatProblem).join('\n')}`);
+  cases = r.cases;
+  sandbox = await testSandbox();
+});
+
+describe('the real cases/ directory', () => {
+  it('loads, and every profile resolves', async () => {
+    expect(cases.length).toBeGreaterThan(0);
+    const p = await loadProfiles(CASES_DIR);
+    if (!p.ok) throw new Error(p.problems.map(formatProblem).join('\n'));
+    expect(p.profiles.map((x) => x.name).sort()).toEqual(expect.arrayContaining(['chat', 'coding', 'full', 'quick', 'standard']));
+    for (const profile of p.profiles) applyProfile(profile, cases);
+  });
+
+  it('verifies with zero problems in the real sandbox', async () => {
+    if (!sandbox) {
+      console.warn('no usable sandbox (bwrap): verify of the real cases skipped');
+      return;
+    }
+    const report = await verifyCases(cases, { sandbox, concurrency: 4 });
+    const bad = report.results.filter((r) => !r.ok).map((r) => `${r.file}:\n  ${r.problems.join('\n  ')}`);
+    expect(bad, formatVerifySummary(report)).toEqual([]);
+    expect(report.checked).toBe(cases.length);
+    expect(report.executed).toBeGreaterThan(0);
+    expect(report.rederived).toBeGreaterThan(0);
+    expect(report.negative_controls).toBeGreaterThan(0);
+    expect(report.haystacks).toBeGreaterThan(0);
+  }, 240_000);
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { buildHaystack, estimateTokens } from './haystack/build';
+import { caseSeed, drawParams, prng } from './prng';
+import { fillTemplate } from './template';
+
+describe('prng and params', () => {
+  it('is deterministic and seed-sensitive', () => {
+    const a = prng(42);
+    const b = prng(42);
+    const xs = Array.from({ length: 5 }, () => a());
+    expect(Array.from({ length: 5 }, () => b())).toEqual(xs);
+    expect(prng(43)()).not.toBe(xs[0]);
+    expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+  });
+  it('draws each param from its own stream, within range', () => {
+    const p1 = drawParams({ n: { int: [10, 20] }, pet: { choice: ['cat', 'dog'] } }, 7);
+    const p2 = drawParams({ pet: { choice: ['cat', 'dog'] }, n: { int: [10, 20] }, extra: { int: [1, 2] } }, 7);
+    expect(p2.n).toBe(p1.n);
+    expect(p2.pet).toBe(p1.pet);
+    const many = Array.from({ length: 200 }, (_, s) => drawParams({ n: { int: [1, 6] } }, s).n as number);
+    expect(new Set(many)).toEqual(new Set([1, 2, 3, 4, 5, 6]));
+  });
+  it('caseSeed differs per case and per run, and is stable', () => {
+    expect(caseSeed(1, 'math-a')).toBe(caseSeed(1, 'math-a'));
+    expect(caseSeed(1, 'math-a')).not.toBe(caseSeed(1, 'math-b'));
+    expect(caseSeed(2, 'math-a')).not.toBe(caseSeed(1, 'math-a'));
+    expect(caseSeed(1, 'math-a')).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('templates', () => {
+  it('fills placeholders; a whole-placeholder keeps its type; unknown names throw', () => {
+    expect(fillTemplate({ p: 'n = {{ n }}!', a: '{{ans}}', list: ['{{n}}'] }, { n: 5, ans: { x: 'y' } }, '')).toEqual({ p: 'n = 5!', a: { x: 'y' }, list: [5] });
+    expect(() => fillTemplate('{{nope}}', {}, 'prompt')).toThrow('prompt: unknown placeholder {{nope}}');
+  });
+});
+
+describe('haystack builder', () => {
+  const spec = {
+    style: 'chronicle' as const,
+    tokens: 12_000,
+    needles: [
+      { text: 'The ferry toll was raised to 14 marks.', depth: 0.2 },
+      { text: 'Correction from the toll clerks: the ferry toll is 17 marks.', depth: 0.8 },
+    ],
+    count: { text: 'A heron stood on the weir.', times: 9 },
+  };
+  it('is deterministic for a seed and different for another', () => {
+    expect(buildHaystack(spec, 5).text).toBe(buildHaystack(spec, 5).text);
+    expect(buildHaystack(spec, 6).text).not.toBe(buildHaystack(spec, 5).text);
+  });
+  it('reaches the size, places needles at their depth, and inserts the count exactly', () => {
+    for (const style of ['chronicle', 'log', 'inventory'] as const) {
+      const h = buildHaystack({ ...spec, style }, 11);
+      expect(Math.abs(h.tokens / 12_000 - 1)).toBeLessThan(0.05);
+      expect(estimateTokens(h.text)).toBe(h.tokens);
+      const paras = h.text.split('\n\n');
+      expect(paras[h.needleIndexes[0]!]).toBe(spec.needles[0]!.text);
+      expect(paras[h.needleIndexes[1]!]).toBe(spec.needles[1]!.text);
+      expect(h.needleIndexes[0]! / h.paragraphs).toBeCloseTo(0.2, 1);
+      expect(h.needleIndexes[1]! / h.paragraphs).toBeCloseTo(0.8, 1);
+      expect(paras.filter((p) => p === spec.count.text)).toHaveLength(9);
+      expect(h.filler).not.toContain('ferry toll');
+    }
+  });
+});
