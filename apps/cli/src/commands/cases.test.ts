@@ -1,0 +1,152 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createSandbox } from '@crucibleforge/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../main';
+import { memoryIO } from '../testing';
+import { defaultCasesDir } from './cases';
+
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+const REAL_CASES = join(REPO, 'cases');
+
+const INSTRUCT = `id: instruct-three-words
+title: Three words
+category: instruct
+difficulty: easy
+prompt: Say hello in exactly three words.
+max_tokens: 64
+grader:
+  type: checks
+  checks: [{ check: word_count, exactly: 3 }]
+reference:
+  reply: hello there friend
+verify:
+  wrong_replies: [{ why: two words, reply: hello friend }]
+`;
+const TOOL = `id: tooluse-lookup
+title: One lookup
+category: tooluse
+difficulty: easy
+prompt: Look up order 50.
+max_tokens: 64
+tools:
+  - { name: lookup, parameters: { type: object, properties: { order: { type: integer } }, required: [order] } }
+grader: { type: tool_calls, calls: [{ name: lookup, args: { order: 50 } }] }
+reference: { calls: [[{ name: lookup, arguments: { order: 50 } }]] }
+verify:
+  wrong_replies: [{ why: lookalike, calls: [[{ name: lookup, arguments: { order: 150 } }]] }]
+`;
+
+let tmp = '';
+async function casesDir(name: string, files: Record<string, string>): Promise<string> {
+  const dir = join(tmp, name);
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(join(dir, file, '..'), { recursive: true });
+    await writeFile(join(dir, file), text);
+  }
+  return dir;
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'cf-cli-cases-'));
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('defaultCasesDir', () => {
+  it('walks up from the working directory, then from the module file', () => {
+    expect(defaultCasesDir(join(REPO, 'packages', 'core', 'src'), 'node:nothing')).toBe(REAL_CASES);
+    expect(defaultCasesDir(tmp, pathToFileURL(join(REPO, 'apps', 'cli', 'dist', 'bin.js')).href)).toBe(REAL_CASES);
+    expect(defaultCasesDir(tmp, 'node:nothing')).toBeNull();
+  });
+});
+
+describe('crucibleforge cases list', () => {
+  it('--json prints { id, category, difficulty, seeded } for the repo cases (found from the cwd)', async () => {
+    const t = memoryIO({ cwd: REPO });
+    expect(await main(['cases', 'list', '--json'], t.io)).toBe(0);
+    const rows = JSON.parse(t.stdout()) as { id: string; category: string; difficulty: string; seeded: boolean }[];
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.find((r) => r.id === 'math-blocked-lattice-paths')).toMatchObject({ category: 'math', difficulty: 'hard', seeded: true });
+    expect(rows.find((r) => r.id === 'math-digit-sum-power')).toMatchObject({ seeded: false });
+  });
+  it('filters by profile and category; the table ends with counts', async () => {
+    const t = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'list', '--cases', REAL_CASES, '--profile', 'chat', '--category', 'prose'], t.io)).toBe(0);
+    expect(t.stdout()).toContain('prose-retry-storm');
+    expect(t.stdout()).not.toContain('math-');
+    expect(t.stdout()).toMatch(/\n\d+ cases \(prose \d+\)/);
+  });
+  it('an unknown profile or category exits 2 naming the valid ones', async () => {
+    const t = memoryIO({ cwd: REPO });
+    expect(await main(['cases', 'list', '--profile', 'standrd'], t.io)).toBe(2);
+    expect(t.stderr()).toMatch(/unknown profile "standrd"; valid profiles: .*standard/);
+    const u = memoryIO({ cwd: REPO });
+    expect(await main(['cases', 'list', '--category', 'poetry'], u.io)).toBe(2);
+    expect(u.stderr()).toContain('--category must be one of coding, math');
+  });
+  it('malformed YAML and schema errors exit 2 with file:line:column, nothing loaded', async () => {
+    const dir = await casesDir('bad', { 'instruct/a.yaml': INSTRUCT.replace('max_tokens: 64', 'max_tokens: [64'), 'tooluse/b.yaml': TOOL.replace('difficulty: easy', 'difficulty: trivial') });
+    const t = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'list', '--cases', dir], t.io)).toBe(2);
+    expect(t.stderr()).toMatch(new RegExp(`${join(dir, 'instruct/a.yaml').replace(/[/\\.]/g, '\\$&')}:\\d+:\\d+: YAML:`));
+    expect(t.stderr()).toContain(`${join(dir, 'tooluse/b.yaml')}:4:13: difficulty: Invalid option`);
+    expect(t.stderr()).toMatch(/problems in .*; nothing was loaded/);
+    expect(t.stdout()).toBe('');
+  });
+});
+
+describe('crucibleforge cases verify', () => {
+  it('passes a sound set, prints the summary line and writes the JSON report', async () => {
+    const dir = await casesDir('good', { 'instruct/a.yaml': INSTRUCT, 'tooluse/b.yaml': TOOL });
+    const t = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'verify', '--cases', dir, '--json', 'report.json'], t.io)).toBe(0);
+    expect(t.stdout()).toContain(
+      '2 cases checked, 0 with problems (0 reference solutions executed, 0 answers re-derived, 2 negative controls failed as expected, 0 haystacks rebuilt)',
+    );
+    const report = JSON.parse(await readFile(join(tmp, 'report.json'), 'utf8')) as Record<string, unknown>;
+    expect(report).toMatchObject({ checked: 2, problems: 0, executed: 0, rederived: 0, negative_controls: 2, haystacks: 0 });
+    expect(report.results).toHaveLength(2);
+  });
+  it('exits 1 and names the case and the problem', async () => {
+    const dir = await casesDir('broken', { 'instruct/a.yaml': INSTRUCT.replace('reply: hello there friend', 'reply: hello friend') });
+    const t = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'verify', '--cases', dir], t.io)).toBe(1);
+    expect(t.stdout()).toContain('FAIL instruct-three-words (instruct/a.yaml)\n  - the reference fails its own grader: check 1 word_count failed: 2 words, expected exactly 3');
+    expect(t.stdout()).toContain('1 cases checked, 1 with problems');
+  });
+  it('verifies only the given id or file; an unknown id exits 2 with the closest', async () => {
+    const dir = await casesDir('pick', { 'instruct/a.yaml': INSTRUCT, 'tooluse/b.yaml': TOOL.replace('order: 50 } }]]', 'order: 51 } }]]') });
+    const t = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'verify', '--cases', dir, 'instruct-three-words'], t.io)).toBe(0);
+    expect(t.stdout()).toContain('1 cases checked, 0 with problems');
+    const f = memoryIO({ cwd: dir });
+    expect(await main(['cases', 'verify', '--cases', dir, 'tooluse/b.yaml'], f.io)).toBe(1);
+    const u = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'verify', '--cases', dir, 'instruct-three-word'], u.io)).toBe(2);
+    expect(u.stderr()).toContain('unknown case id "instruct-three-word" (closest: instruct-three-words');
+  });
+  it('verifies a real coding case in the sandbox (exit 3 without one)', async () => {
+    const available = await createSandbox({ poolSize: 1 }).then(
+      () => true,
+      () => false,
+    );
+    const t = memoryIO({ cwd: REPO });
+    const code = await main(['cases', 'verify', 'coding-merge-bookings', '-v'], t.io);
+    if (!available) {
+      expect(code).toBe(3);
+      return;
+    }
+    expect(code).toBe(0);
+    expect(t.stdout()).toContain('ok   coding-merge-bookings');
+    expect(t.stdout()).toMatch(/1 cases checked, 0 with problems \(1 reference solutions executed, 0 answers re-derived, 3 negative controls failed as expected/);
+  });
+  it('usage errors exit 2', async () => {
+    const t = memoryIO({ cwd: REPO });
+    expect(await main(['cases', 'frob'], t.io)).toBe(2);
+    expect(t.stderr()).toContain('unknown subcommand "frob"');
+  });
+});

@@ -1,0 +1,223 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CATEGORIES, CrucibleError } from '@crucibleforge/core';
+import {
+  applyProfile,
+  assertKnownIds,
+  findProfile,
+  formatProblem,
+  formatVerifySummary,
+  loadCases,
+  loadProfiles,
+  verifyCases,
+  type LoadedCase,
+  type Profile,
+  type SourceProblem,
+} from '@crucibleforge/cases';
+import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
+import { parseCommandArgs } from '../args';
+import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+
+const usage = `Usage:
+  crucibleforge cases list [--json] [--cases DIR] [--profile NAME] [--category C]
+  crucibleforge cases verify [ID|FILE|FOLDER …] [--json FILE] [--cases DIR] [--profile NAME] [--allow-unsandboxed] [--verbose]
+
+list    the cases (id, category, difficulty, seeded, title); --json prints an array of
+        { id, category, difficulty, seeded, title, tags, revision }.
+verify  proves every case: references executed in the sandbox, negative controls fail, answers
+        re-derived, puzzles unique, haystacks rebuilt, tool references match. Give ids, files or
+        folders to verify only those. Exit 1 when any case has a problem, 2 for bad case files,
+        3 when no sandbox is available (unless --allow-unsandboxed).
+
+Options:
+  --cases DIR          the cases directory (default: $CRUCIBLEFORGE_CASES, else the nearest
+                       cases/schema.json above the current directory or the CLI)
+  --profile NAME       only the cases a profile selects (cases/profiles/NAME.yaml)
+  --category C         list: only this category
+  --json FILE          verify: write the report as JSON
+  --allow-unsandboxed  verify: run programs without bwrap when it is unavailable
+  --verbose            verify: also print passing cases and warnings
+`;
+
+/**
+ * The cases directory to use when none is given: the nearest `cases/` holding `schema.json`, looking up
+ * from the working directory first, then from this module's file (the checkout the CLI runs from).
+ */
+export function defaultCasesDir(cwd: string, moduleUrl: string = import.meta.url): string | null {
+  const starts = [resolve(cwd)];
+  if (moduleUrl.startsWith('file:')) starts.push(dirname(fileURLToPath(moduleUrl)));
+  for (const start of starts) {
+    for (let dir = start; ; dir = dirname(dir)) {
+      if (existsSync(join(dir, 'cases', 'schema.json'))) return join(dir, 'cases');
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return null;
+}
+
+function casesDir(io: CliIO, flag: string | undefined): string {
+  if (flag) return resolve(io.cwd, flag);
+  const fromEnv = io.env['CRUCIBLEFORGE_CASES'];
+  if (fromEnv) return resolve(io.cwd, fromEnv);
+  const found = defaultCasesDir(io.cwd);
+  if (!found) throw new UsageError('no cases directory found (looked for cases/schema.json above the current directory and the CLI); pass --cases DIR');
+  return found;
+}
+
+function printProblems(io: CliIO, dir: string, problems: SourceProblem[]): number {
+  for (const p of problems) io.stderr.write(`${formatProblem({ ...p, file: join(dir, p.file) })}\n`);
+  io.stderr.write(`crucibleforge cases: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${dir}; nothing was loaded\n`);
+  return EXIT.usage;
+}
+
+/** Loads cases and profiles (all or nothing) and applies --profile; a number is the exit code. */
+async function loadSelection(io: CliIO, dir: string, profileName: string | undefined): Promise<{ cases: LoadedCase[]; all: LoadedCase[]; profiles: Profile[] } | number> {
+  const loaded = await loadCases(dir);
+  if (!loaded.ok) return printProblems(io, dir, loaded.problems);
+  const profiles = await loadProfiles(dir);
+  if (!profiles.ok) return printProblems(io, dir, profiles.problems);
+  try {
+    for (const p of profiles.profiles) applyProfile(p, loaded.cases);
+    const cases = profileName === undefined ? loaded.cases : applyProfile(findProfile(profiles.profiles, profileName), loaded.cases);
+    return { cases, all: loaded.cases, profiles: profiles.profiles };
+  } catch (error) {
+    if (CrucibleError.isInstance(error) && error.code.startsWith('CASES_')) {
+      io.stderr.write(`crucibleforge cases: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+async function list(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    json: { type: 'boolean' },
+    cases: { type: 'string' },
+    profile: { type: 'string' },
+    category: { type: 'string' },
+  });
+  if (positionals.length > 0) throw new UsageError(`cases list takes no arguments, got "${positionals[0]}"`);
+  if (values.category !== undefined && !CATEGORIES.includes(values.category as (typeof CATEGORIES)[number])) {
+    throw new UsageError(`--category must be one of ${CATEGORIES.join(', ')}; got "${values.category}"`);
+  }
+  const dir = casesDir(io, values.cases);
+  const selection = await loadSelection(io, dir, values.profile);
+  if (typeof selection === 'number') return selection;
+  const cases = selection.cases.filter((c) => values.category === undefined || c.def.category === values.category);
+  if (values.json) {
+    const rows = cases.map((c) => ({
+      id: c.def.id,
+      category: c.def.category,
+      difficulty: c.def.difficulty,
+      seeded: c.seeded,
+      title: c.def.title,
+      tags: c.def.tags ?? [],
+      revision: c.revision,
+    }));
+    io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const width = Math.max(2, ...cases.map((c) => c.def.id.length));
+  const lines = cases.map((c) => `${c.def.id.padEnd(width)}  ${c.def.category.padEnd(9)}  ${c.def.difficulty.padEnd(6)}  ${c.seeded ? 'seeded' : '      '}  ${c.def.title}`);
+  const count = (pick: (c: LoadedCase) => string) => {
+    const m = new Map<string, number>();
+    for (const c of cases) m.set(pick(c), (m.get(pick(c)) ?? 0) + 1);
+    return [...m].map(([k, n]) => `${k} ${n}`).join(', ');
+  };
+  const seeded = cases.filter((c) => c.seeded).length;
+  io.stdout.write(
+    `${[...lines, '', `${cases.length} cases (${count((c) => c.def.category) || 'none'}); ${count((c) => c.def.difficulty) || '-'}; ${seeded} seeded`].join('\n')}\n`,
+  );
+  return EXIT.ok;
+}
+
+/** Positional filters: case ids, or files / folders (relative to the working directory or the cases dir). */
+function filterCases(io: CliIO, dir: string, all: LoadedCase[], cases: LoadedCase[], filters: string[]): LoadedCase[] {
+  if (filters.length === 0) return cases;
+  const ids = new Set(all.map((c) => c.def.id));
+  const picked = new Set<LoadedCase>();
+  const unknownIds: string[] = [];
+  for (const f of filters) {
+    if (ids.has(f)) {
+      for (const c of cases) if (c.def.id === f) picked.add(c);
+      continue;
+    }
+    const candidates = [resolve(io.cwd, f), resolve(dir, f)].map((p) => p.replace(/[\\/]+$/, ''));
+    const hits = cases.filter((c) => {
+      const file = join(dir, c.file);
+      return candidates.some((p) => file === p || file.startsWith(p + sep));
+    });
+    if (hits.length === 0 && !candidates.some((p) => existsSync(p))) unknownIds.push(f);
+    for (const c of hits) picked.add(c);
+  }
+  if (unknownIds.length > 0) assertKnownIds(unknownIds, all, 'cases verify');
+  return cases.filter((c) => picked.has(c));
+}
+
+async function verify(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    json: { type: 'string' },
+    cases: { type: 'string' },
+    profile: { type: 'string' },
+    'allow-unsandboxed': { type: 'boolean' },
+    verbose: { type: 'boolean', short: 'v' },
+  });
+  const dir = casesDir(io, values.cases);
+  const selection = await loadSelection(io, dir, values.profile);
+  if (typeof selection === 'number') return selection;
+  let cases: LoadedCase[];
+  try {
+    cases = filterCases(io, dir, selection.all, selection.cases, positionals);
+  } catch (error) {
+    if (CrucibleError.isInstance(error) && error.code === 'CASES_UNKNOWN_CASE') {
+      io.stderr.write(`crucibleforge cases: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  const bwrapPath = io.env['CRUCIBLEFORGE_BWRAP'];
+  const makeSandbox = async (): Promise<Sandbox> => {
+    const sandbox = await createSandbox({ allowUnsandboxed: values['allow-unsandboxed'] ?? false, ...(bwrapPath ? { bwrapPath } : {}) });
+    if (!sandbox.sandboxed) io.stderr.write('crucibleforge cases verify: WARNING: bwrap is unavailable; running case programs WITHOUT a sandbox\n');
+    return sandbox;
+  };
+  const started = performance.now();
+  let report;
+  try {
+    report = await verifyCases(cases, {
+      sandbox: makeSandbox,
+      signal: io.signal,
+      onResult: (r) => {
+        if (!r.ok) {
+          io.stdout.write(`FAIL ${r.id} (${r.file})\n${r.problems.map((p) => `  - ${p}\n`).join('')}`);
+        } else if (values.verbose) {
+          io.stdout.write(`ok   ${r.id}\n`);
+        }
+        if (values.verbose) for (const w of r.warnings) io.stdout.write(`  warning: ${w}\n`);
+      },
+    });
+  } catch (error) {
+    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
+      io.stderr.write(`crucibleforge cases verify: ${error.message}\n`);
+      return EXIT.noSandbox;
+    }
+    throw error;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (values.json) await writeFile(resolve(io.cwd, values.json), `${JSON.stringify(report, null, 2)}\n`);
+  io.stdout.write(`${formatVerifySummary(report)}\n`);
+  io.stdout.write(`verified in ${seconds.toFixed(1)} s${values.json ? `; report written to ${resolve(io.cwd, values.json)}` : ''}\n`);
+  return report.problems > 0 ? EXIT.failed : EXIT.ok;
+}
+
+export const command: CommandModule = {
+  usage,
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    if (sub === 'list') return list(rest, io);
+    if (sub === 'verify') return verify(rest, io);
+    throw new UsageError(sub === undefined ? 'give a subcommand: list or verify' : `unknown subcommand "${sub}" (list or verify)`);
+  },
+};

@@ -1,0 +1,135 @@
+import type { Sandbox } from '@crucibleforge/sandbox';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseCaseFile } from '../loader';
+import type { LoadedCase } from '../schema/case';
+import { testSandbox } from '../test-sandbox';
+import { verifyCases } from './index';
+import { formatVerifySummary } from './report';
+
+function load(yaml: string, category: string): LoadedCase {
+  const r = parseCaseFile(yaml, `${category}/x.yaml`);
+  if (!r.cases[0]) throw new Error(JSON.stringify(r.problems));
+  return r.cases[0];
+}
+
+const tests8 = Array.from({ length: 8 }, (_, i) => `    - { call: "double(${i})", expect: ${2 * i} }`).join('\n');
+const codeCase = (solution: string, wrong: string, extra = '') => `id: coding-double
+title: Double it
+category: coding
+difficulty: easy
+prompt: Write double(x).
+max_tokens: 100
+grader:
+  type: code
+  language: python
+  function: double
+  tests:
+${tests8}
+${extra}reference:
+  solution: |
+    ${solution}
+verify:
+  wrong_solutions:
+    - why: wrong
+      code: |
+        ${wrong}
+`;
+
+let sandbox: Sandbox | null = null;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+});
+
+describe('verify catches broken cases', () => {
+  const problemsOf = async (c: LoadedCase) => {
+    const report = await verifyCases([c], { sandbox: sandbox! });
+    return report.results[0]!.problems;
+  };
+
+  it('a wrong solution that passes, a failing reference', async () => {
+    if (!sandbox) return;
+    expect(await problemsOf(load(codeCase('def double(x): return 2 * x', 'def double(x): return x + x'), 'coding'))).toEqual([
+      'wrong solution 1 (wrong) PASSES the tests — the tests cannot catch it',
+    ]);
+    expect((await problemsOf(load(codeCase('def double(x): return 3 * x', 'def double(x): return x'), 'coding')))[0]).toBe(
+      'reference solution fails: test 2 failed: expected 2, got 3',
+    );
+  });
+
+  it('too few tests', async () => {
+    if (!sandbox) return;
+    const yaml = codeCase('def double(x): return 2 * x', 'def double(x): return x').replace(/    - \{ call: "double\([2-7]\)".*\n/g, '');
+    expect(await problemsOf(load(yaml, 'coding'))).toEqual(['2 tests; coding cases need at least 8']);
+  });
+
+  it('a too_slow control that fails for another reason than time', async () => {
+    if (!sandbox) return;
+    const yaml = codeCase('def double(x): return 2 * x', 'def double(x): return x', '  complexity: { floor_s: 1 }\n').replace('    - why: wrong\n', '    - why: wrong\n      too_slow: true\n');
+    const [problem] = await problemsOf(load(yaml, 'coding'));
+    expect(problem).toMatch(/^wrong solution 1 \(wrong\) should fail by TIMEOUT, but: test 2 failed/);
+  });
+
+  it('calibrates a complexity case and fails the slow control by TIMEOUT', async () => {
+    if (!sandbox) return;
+    const yaml = codeCase('def double(x): return 2 * x', 'def double(x):\n            import time\n            time.sleep(5)\n            return 2 * x', '  complexity: { floor_s: 1, multiple: 3 }\n').replace(
+      '    - why: wrong\n',
+      '    - why: wrong\n      too_slow: true\n',
+    );
+    const report = await verifyCases([load(yaml, 'coding')], { sandbox });
+    expect(report.results[0]!.problems).toEqual([]);
+    expect(report.calibrations[0]).toMatchObject({ case_id: 'coding-double', multiple: 3, floor_ms: 1000, reference_passed: true });
+    expect(report.calibrations[0]!.limit_ms).toBe(Math.max(1000, Math.ceil(3 * report.calibrations[0]!.reference_ms)));
+    expect(formatVerifySummary(report)).toBe('1 cases checked, 0 with problems (1 reference solutions executed, 0 answers re-derived, 1 negative controls failed as expected, 0 haystacks rebuilt)');
+  });
+
+  it('a maths answer the brute force does not re-derive, and a missing program', async () => {
+    if (!sandbox) return;
+    const math = (program: string) =>
+      load(`id: math-x\ntitle: x y z\ncategory: math\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: number }\nreference: { answer: 10 }\n${program}`, 'math');
+    expect(await problemsOf(math('verify:\n  program: print(11)\n'))).toEqual(['re-derived 11, but the reference answer is 10']);
+    expect(await problemsOf(math('verify:\n  program: |\n    print(\'{"answer": "10"}\')\n'))).toEqual([]);
+    expect(await problemsOf(math(''))).toEqual(['math cases need verify.program (a brute-force or exhaustive re-derivation)']);
+  });
+
+  it('a puzzle with two solutions', async () => {
+    if (!sandbox) return;
+    const c = load(
+      `id: reasoning-x\ntitle: x y z\ncategory: reasoning\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: exact }\nreference: { answer: a }\nverify:\n  expect: unique_solution\n  program: 'print("{\\"solutions\\": [\\"a\\", \\"b\\"]}")'\n`,
+      'reasoning',
+    );
+    expect(await problemsOf(c)).toEqual(['the puzzle has 2 solutions, not exactly one (e.g. a and b)']);
+  });
+
+  it('seeded derive failures name the seed', async () => {
+    if (!sandbox) return;
+    const c = load(
+      `id: math-x\ntitle: x y z\ncategory: math\ndifficulty: easy\nprompt: "n={{n}}"\nparams: { n: { int: [1, 3] } }\nderive:\n  program: raise SystemExit("boom")\nmax_tokens: 100\ngrader: { type: number }\nreference: {}\nverify: { seeds: [5], program: "print(1)" }\n`,
+      'math',
+    );
+    expect((await problemsOf(c))[0]).toMatch(/^seed 5: math-x: derive \(seed 5\) error: boom/);
+  });
+});
+
+describe('verify without a sandbox', () => {
+  it('checks haystacks, tool references and instruction references', async () => {
+    const hay = load(
+      `id: longctx-x\ntitle: x y z\ncategory: longctx\ndifficulty: easy\nprompt: "{{haystack}} Q?"\nmax_tokens: 100\nhaystack:\n  style: chronicle\n  tokens: 2000\n  seed: 3\n  count: { text: "The weather held fair for most of the day.", times: 2 }\ngrader: { type: number }\nreference: { answer: 2 }\n`,
+      'longctx',
+    );
+    const tool = load(
+      `id: tooluse-x\ntitle: x y z\ncategory: tooluse\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ntools:\n  - { name: f, parameters: { type: object, properties: { n: { type: integer } }, required: [n] } }\ngrader: { type: tool_calls, calls: [{ name: f, args: { n: { present: true } } }] }\nreference: { calls: [[{ name: f, arguments: { n: "3" } }]] }\n`,
+      'tooluse',
+    );
+    const instruct = load(
+      `id: instruct-x\ntitle: x y z\ncategory: instruct\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: checks, checks: [{ check: word_count, exactly: 3 }] }\nreference: { reply: one two }\nverify:\n  wrong_replies: [{ why: right, reply: one two three }]\n`,
+      'instruct',
+    );
+    const report = await verifyCases([hay, tool, instruct]);
+    const [h, t, i] = report.results.map((r) => r.problems);
+    expect(h![0]).toMatch(/^counted sentence occurs \d+ times, expected 2$/);
+    expect(t).toEqual(['reference.calls[0][0] (f): arguments.n: expected integer, got "3"']);
+    expect(i).toEqual(['the reference fails its own grader: check 1 word_count failed: 2 words, expected exactly 3', 'wrong reply 1 (right) PASSES the grader']);
+    expect(report.haystacks).toBe(1);
+    expect(report.problems).toBe(3);
+  });
+});
