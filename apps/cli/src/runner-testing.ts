@@ -31,20 +31,41 @@ export function strongAnswer(v: SimRequestView): SimAnswer {
 }
 
 /** A judge that reads the fenced candidate answer and compares it with the reference. */
+function fenced(user: string, label: string, token: string): string | null {
+  const begin = `<<<BEGIN ${label} ${token}>>>\n`;
+  const at = user.indexOf(begin);
+  if (at < 0) return null;
+  const start = at + begin.length;
+  return user.slice(start, user.indexOf(`\n<<<END ${label} ${token}>>>`, start));
+}
+
 export function judgeAnswer(v: SimRequestView): SimAnswer {
   const user = String(v.messages.find((m) => m.role === 'user')?.content ?? '');
   const token = /with token ([0-9a-f]{16})\./.exec(user)?.[1];
   if (!token) return { content: 'ready' };
-  const begin = `<<<BEGIN CANDIDATE ANSWER ${token}>>>\n`;
-  const start = user.indexOf(begin) + begin.length;
-  const answer = user.slice(start, user.indexOf(`\n<<<END CANDIDATE ANSWER ${token}>>>`, start));
   const reference = /# Reference answer\n([\s\S]*?)\n\n#/.exec(user)?.[1]?.trim() ?? '';
+  const has = (text: string | null) => reference !== '' && (text ?? '').toLowerCase().includes(reference.toLowerCase());
+  const a = fenced(user, 'ANSWER A', token);
+  if (a !== null) {
+    const b = fenced(user, 'ANSWER B', token);
+    const winner = has(a) === has(b) ? 'tie' : has(a) ? 'A' : 'B';
+    return { content: JSON.stringify({ winner, note: 'by agreement with the reference' }) };
+  }
+  const answer = fenced(user, 'CANDIDATE ANSWER', token) ?? '';
   const probe = CANARY_PROBES.find((p) => p.answer === answer);
-  const correct = probe ? probe.expected === 'correct' : reference !== '' && answer.toLowerCase().includes(reference.toLowerCase());
+  const correct = probe ? probe.expected === 'correct' : has(answer);
   return { content: JSON.stringify({ correct, note: correct ? 'agrees with the reference' : 'differs' }) };
 }
 
 const fast = { first_token_base_ms: 1, decode_tps: 20_000, prefill_tps: 10_000_000 };
+
+/** Thinks until any budget runs out and ignores every thinking switch; answers only when told its reasoning was cut off. */
+export function stubbornAnswer(v: SimRequestView): SimAnswer {
+  const last = String(v.messages.at(-1)?.content ?? '');
+  if (/single word/.test(last)) return { content: 'ready' };
+  if (/cut off/.test(last)) return strongAnswer({ ...v, tools: [], messages: v.messages.filter((m) => m.role === 'user').slice(0, 1) });
+  return { reasoning: 'hmm, let me think again '.repeat(200), content: 'Answer: 0' };
+}
 
 export async function startFixtureSim(extra: SimModelOptions[] = []): Promise<SimEndpoint> {
   return startSimEndpoint({
@@ -53,6 +74,7 @@ export async function startFixtureSim(extra: SimModelOptions[] = []): Promise<Si
       { id: 'weak', ...fast, answer: { content: "I don't know." } },
       { id: 'judge', ...fast, answer: judgeAnswer },
       { id: 'hosted', ...fast, answer: strongAnswer },
+      { id: 'stubborn', ...fast, reasoning_encoding: 'reasoning_content', answer: stubbornAnswer },
       ...extra,
     ],
   });
@@ -75,6 +97,7 @@ models:
   weak: { provider: local, id: weak, context_length: 32768 }
   judge: { provider: local, id: judge, context_length: 32768 }
   hosted: { provider: hosted, id: hosted, context_length: 32768, reasoning: off }
+  stubborn: { provider: local, id: stubborn, context_length: 32768, reasoning: on }
 ${extraModels}judge:
   model: judge
 `;

@@ -69,7 +69,7 @@ describe('crucibleforge run / judge / report', () => {
     const bad = await fixtureWorkspace(sim.url, '  broken: { provider: local, id: x, context_length: lots }\n');
     const b = memoryIO({ cwd: bad.dir });
     expect(await main(['run', '--profile', 'quick', '--models', 'strong', ...common(bad)], b.io)).toBe(2);
-    expect(b.stderr()).toContain(`${bad.config}:17:53:`);
+    expect(b.stderr()).toContain(`${bad.config}:18:53:`);
     expect(b.stderr()).toMatch(/models\.broken\.context_length: .*expected number/i);
   });
 

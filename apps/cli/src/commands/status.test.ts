@@ -1,0 +1,43 @@
+import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../main';
+import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim } from '../runner-testing';
+import { memoryIO } from '../testing';
+
+let sim: SimEndpoint;
+beforeAll(async () => {
+  sim = await startFixtureSim();
+});
+afterAll(async () => sim?.close());
+
+describe('crucibleforge status and models', () => {
+  it('status: providers up or down, keys, preflight per enabled model, cases per profile', async () => {
+    const ws = await fixtureWorkspace(sim.url, '  gone: { provider: dead, id: gone, enabled: false }\n');
+    const { writeFile, readFile } = await import('node:fs/promises');
+    const text = await readFile(ws.config, 'utf8');
+    await writeFile(ws.config, text.replace('models:\n', '  dead:\n    kind: vllm\n    base_url: http://127.0.0.1:9/v1\nmodels:\n'));
+    const t = memoryIO({ cwd: ws.dir, env: {} });
+    expect(await main(['status', '--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES], t.io)).toBe(0);
+    const out = t.stdout();
+    expect(out).toMatch(/UP {3}local \(lmstudio\)/);
+    expect(out).toMatch(/DOWN dead \(vllm\) http:\/\/127\.0\.0\.1:9\/v1/);
+    expect(out).toMatch(/hosted \(openrouter\).*key \$HOSTED_KEY NOT SET/);
+    expect(out).toMatch(/strong → local\/strong · ctx 32768 · reasoning auto · preflight ok/);
+    expect(out).toMatch(/hosted → hosted\/hosted .*preflight not possible: .*HOSTED_KEY/);
+    expect(out).toMatch(/gone → dead\/gone .*\(disabled\)/);
+    expect(out).toMatch(/profile test: 6 cases/);
+    expect(out).toMatch(/profile quick: 2 cases/);
+  });
+
+  it('models: configured models marked against what the endpoint serves', async () => {
+    const ws = await fixtureWorkspace(sim.url);
+    const t = memoryIO({ cwd: ws.dir });
+    expect(await main(['models', '--config', ws.config], t.io)).toBe(0);
+    expect(t.stdout()).toMatch(/\* strong → strong, ctx 32768/);
+    expect(t.stdout()).toMatch(/ {4}weak \(not configured\)/);
+    expect(t.stdout()).toMatch(/\* hosted → hosted, ctx 32768, \$1\/\$4 per M \[Q4_K_M, loaded\]/);
+    const offline = memoryIO({ cwd: ws.dir });
+    expect(await main(['models', '--config', ws.config, '--offline'], offline.io)).toBe(0);
+    expect(offline.stdout()).not.toContain('served by its endpoint');
+  });
+});
