@@ -1,0 +1,80 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listLocalLocks } from '@crucibleforge/lease';
+import { startLeaseServerDouble, type LeaseServerDouble } from '@crucibleforge/lease/testing';
+import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRun } from './api';
+import { parseConfig } from './config';
+import type { RunEvent } from './events';
+import { fakeSleep, testDriver } from './test-support';
+
+let sim: SimEndpoint;
+let rig: LeaseServerDouble;
+let cacheDir: string;
+const heldAtRequest: { model: string; remote: number; local: number }[] = [];
+
+beforeAll(async () => {
+  rig = await startLeaseServerDouble({ gpus: [0, 1] });
+  cacheDir = await mkdtemp(join(tmpdir(), 'cf-lease-cache-'));
+  const record = async (model: string) => {
+    const local = (await listLocalLocks({ cacheDir })).length;
+    heldAtRequest.push({ model, remote: [...rig.state.leases.values()].length, local });
+  };
+  sim = await startSimEndpoint({
+    models: [
+      { id: 'rigged', first_token_base_ms: 1, decode_tps: 20_000, answer: async (v) => (await record(v.model), { content: 'Answer: 5' }) },
+      { id: 'local-gpu', first_token_base_ms: 1, decode_tps: 20_000, answer: async (v) => (await record(v.model), { content: 'Answer: 5' }) },
+      { id: 'impostor', first_token_base_ms: 1, respond_as: 'other', answer: async (v) => (await record(v.model), { content: 'x' }) },
+    ],
+  });
+});
+afterAll(async () => {
+  await sim?.close();
+  await rig?.close();
+});
+
+describe('leases', () => {
+  it('holds the lease while the model runs and gives it back after, also when the model fails', async () => {
+    const config = parseConfig(`providers:
+  p: { kind: llamacpp, base_url: ${sim.url} }
+models:
+  rigged: { provider: p, id: rigged, context_length: 4096, lease: { server: ${rig.url}, devices: [1] } }
+  impostor: { provider: p, id: impostor, context_length: 4096, lease: { server: ${rig.url}, devices: [0] } }
+  local-gpu: { provider: p, id: local-gpu, context_length: 4096, lease: { devices: [0] } }
+`);
+    const run = await createRun({
+      config,
+      env: {},
+      models: ['rigged', 'impostor', 'local-gpu'],
+      profile: 'p',
+      resultsDir: await mkdtemp(join(tmpdir(), 'cf-lease-')),
+      casesDir: '/unused',
+      driver: testDriver([{ id: 'a', prompt: 'What is 2+3?', expect: '5' }]),
+      toolVersion: 't',
+      leaseCacheDir: cacheDir,
+      world: { sleep: fakeSleep().sleep },
+    });
+    const events: RunEvent[] = [];
+    for await (const e of run.events) events.push(e);
+    const summary = await run.done;
+    expect(summary.models.map((m) => [m.model, m.done, m.stopped?.reason ?? null])).toEqual([
+      ['rigged', 1, null],
+      ['impostor', 0, 'wrong-model'],
+      ['local-gpu', 1, null],
+    ]);
+    // every request ran under its model's lease (remote for rigged/impostor, a local lock for local-gpu)
+    expect(heldAtRequest.filter((h) => h.model === 'rigged').every((h) => h.remote === 1 && h.local === 0)).toBe(true);
+    expect(heldAtRequest.filter((h) => h.model === 'impostor').every((h) => h.remote === 1)).toBe(true);
+    expect(heldAtRequest.filter((h) => h.model === 'local-gpu').every((h) => h.remote === 0 && h.local === 1)).toBe(true);
+    expect(heldAtRequest.length).toBeGreaterThanOrEqual(5);
+    // all given back
+    const posts = rig.requests.filter((r) => r.method === 'POST' && r.path === '/api/leases');
+    const deletes = rig.requests.filter((r) => r.method === 'DELETE');
+    expect(posts).toHaveLength(2);
+    expect(deletes).toHaveLength(2);
+    expect(rig.state.leases.size).toBe(0);
+    expect(await listLocalLocks({ cacheDir })).toEqual([]);
+  });
+});
