@@ -13,6 +13,8 @@ import { startSimEndpoint, type SimEndpoint, type SimRequestView } from '@crucib
 /** The key the sim endpoint demands; it must never appear in anything the GUI sends. */
 export const DECOY_KEY = 'sk-decoy-7f3a9c1e5b2d4f60a8e1c3b5d7f9a2c4';
 export const KEY_ENV = 'SIM_GUI_TEST_KEY';
+/** Markup a model might write; the page must show it as text and never run it. */
+export const XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 
 interface TestCase {
   id: string;
@@ -69,7 +71,11 @@ function answerFor(strong: boolean) {
     if (!c) return { content: 'Hello.' };
     return strong
       ? { reasoning: `Working it out step by step for ${c.id}.`, content: `Let me see.\nAnswer: ${c.answer}` }
-      : { content: c.id === 'math-small-sum' ? 'Answer: 42' : 'I think so.\nAnswer: 7' };
+      : c.id === 'math-small-sum'
+        ? { content: 'Answer: 42' }
+        : c.id === 'reasoning-clock-hands'
+          ? { content: `Twelve, surely. ${XSS}\nAnswer: 7` }
+          : { content: 'I think so.\nAnswer: 7' };
   };
 }
 

@@ -1,6 +1,6 @@
 // The single-page app: hash routes, the job bar, and page modules that render into <main>.
 import { getJson, postJson, runPath } from './api.js';
-import { clear, h, href, notice } from './dom.js';
+import { add, clear, h, href, notice } from './dom.js';
 import { renderModels } from './pages/models.js';
 import { renderNewRun } from './pages/new-run.js';
 import { renderLive } from './pages/live.js';
@@ -36,7 +36,7 @@ function renderJobbar() {
   const active = state?.active;
   if (!active) return;
   const p = active.progress;
-  jobbar.append(
+  add(jobbar,
     h('span', { class: 'dot', 'aria-hidden': 'true' }),
     h('a', { href: href('live', active.run_id) }, `${active.status === 'stopping' ? 'Stopping' : 'Running'} ${active.run_id}`),
     p ? h('span', null, `${p.done}/${p.total}`) : null,
@@ -79,7 +79,7 @@ async function route() {
   const tab = parts[0] === 'runs' && parts.length > 1 ? 'runs' : parts[0];
   for (const a of document.querySelectorAll('.tabs a')) a.classList.toggle('active', a.dataset.tab === tab);
   clear(view);
-  view.append(h('p', { class: 'muted' }, 'Loading…'));
+  add(view, h('p', { class: 'muted' }, 'Loading…'));
   try {
     let result;
     if (parts[0] === 'models') result = await renderModels(view, app);
@@ -91,7 +91,7 @@ async function route() {
     cleanup = typeof result === 'function' ? result : null;
   } catch (error) {
     clear(view);
-    view.append(notice('error', error.message || String(error)));
+    add(view, notice('error', error.message || String(error)));
   }
   document.title = `CrucibleForge · ${document.querySelector('.tabs a.active')?.textContent ?? (parts[0] === 'runs' ? 'Results' : 'GUI')}`;
 }

@@ -27,6 +27,16 @@ export function append(el, children) {
   return el;
 }
 
+/** el.append(...) that skips null/false and flattens arrays (the native one would print "null"). */
+export function add(el, ...children) {
+  return append(el, children);
+}
+
+/** Replaces el's children (same rules as add). */
+export function put(el, ...children) {
+  return append(clear(el), children);
+}
+
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;
@@ -40,7 +50,8 @@ export function href(...parts) {
 export const pct = (rate, digits = 0) => (rate === null || rate === undefined ? '–' : `${(rate * 100).toFixed(digits)}%`);
 export const ci = (pair) => (pair ? `${Math.round(pair[0] * 100)}–${Math.round(pair[1] * 100)}%` : '');
 export const num = (value, digits = 1) => (value === null || value === undefined || Number.isNaN(value) ? '–' : Number(value).toFixed(digits));
-export const usd = (value) => (value === null || value === undefined ? '–' : value === 0 ? '$0' : value < 0.01 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`);
+export const usd = (value) =>
+  value === null || value === undefined ? '–' : value === 0 ? '$0' : value < 0.01 ? `$${Number(value.toPrecision(2))}` : `$${value.toFixed(2)}`;
 export const secs = (value) => (value === null || value === undefined ? '–' : value < 1 ? `${Math.round(value * 1000)} ms` : `${value.toFixed(value < 10 ? 2 : 1)} s`);
 
 export function duration(seconds) {

@@ -1,6 +1,6 @@
 // One case of one model: prompt, response, reasoning, tool calls, the grader's reason and the judge's verdict.
 import { getJson, runPath } from '../api.js';
-import { badge, clear, h, href, num, secs, usd, when } from '../dom.js';
+import { add, badge, clear, h, href, num, secs, usd, when } from '../dom.js';
 
 const text = (value) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
@@ -30,7 +30,7 @@ export async function renderCase(view, app, runId, query) {
   const g = row.grade;
   const j = row.judge;
   clear(view);
-  view.append(
+  add(view,
     h('div', { class: 'page-head' },
       h('div', null,
         h('div', { class: 'crumbs' }, h('a', { href: '#/runs' }, 'Runs'), ' / ', h('a', { href: href('runs', runId) }, runId), ' / ', row.case_id),
@@ -42,7 +42,7 @@ export async function renderCase(view, app, runId, query) {
           row.seed === null ? null : h('span', { class: 'chip' }, `seed ${row.seed}`),
           h('span', { class: 'chip' }, `revision ${row.case_revision}`)))),
   );
-  view.append(
+  add(view,
     h('div', { class: 'grid two' },
       h('section', { class: 'panel', id: 'grade' },
         h('h2', null, 'Grade'),
@@ -60,8 +60,8 @@ export async function renderCase(view, app, runId, query) {
           : h('p', { class: 'muted' }, row.judge_input ? 'Not judged yet.' : 'Graded without a judge.'),
         row.judge_input ? h('details', null, h('summary', null, 'Reference answer'), h('pre', { class: 'block' }, row.judge_input.reference)) : null)),
   );
-  view.append(h('section', { class: 'panel', id: 'prompt' }, h('h2', null, 'Prompt'), (row.messages ?? []).map(message)));
-  view.append(
+  add(view, h('section', { class: 'panel', id: 'prompt' }, h('h2', null, 'Prompt'), (row.messages ?? []).map(message)));
+  add(view,
     h('section', { class: 'panel', id: 'response' },
       h('h2', null, 'Response'),
       row.content ? h('pre', { class: 'block' }, row.content) : h('p', { class: 'faint' }, '(no content)'),
@@ -70,13 +70,13 @@ export async function renderCase(view, app, runId, query) {
         : null),
   );
   if (row.reasoning) {
-    view.append(h('section', { class: 'panel', id: 'reasoning' }, h('details', null, h('summary', null, `Reasoning (${row.reasoning.length.toLocaleString()} characters)`), h('pre', { class: 'block' }, row.reasoning))));
+    add(view, h('section', { class: 'panel', id: 'reasoning' }, h('details', null, h('summary', null, `Reasoning (${row.reasoning.length.toLocaleString()} characters)`), h('pre', { class: 'block' }, row.reasoning))));
   }
   if (row.transcript?.length) {
-    view.append(h('section', { class: 'panel', id: 'transcript' }, h('details', null, h('summary', null, `Whole conversation (${row.transcript.length} messages)`), row.transcript.map(message))));
+    add(view, h('section', { class: 'panel', id: 'transcript' }, h('details', null, h('summary', null, `Whole conversation (${row.transcript.length} messages)`), row.transcript.map(message))));
   }
   const u = row.usage ?? {};
-  view.append(
+  add(view,
     h('section', { class: 'panel' },
       h('h2', null, 'Numbers'),
       kv([

@@ -1,6 +1,6 @@
 // Live run: progress, passes so far, tokens/s, per-model state, the log and the latest results, over SSE.
 import { runPath } from '../api.js';
-import { badge, clear, duration, h, href, notice, num, pct, statBox, usd } from '../dom.js';
+import { add, badge, clear, duration, h, href, notice, num, pct, put, statBox, usd } from '../dom.js';
 
 const MAX_LOG = 2000;
 const MAX_FEED = 200;
@@ -9,7 +9,7 @@ export async function renderLive(view, app, runId) {
   const id = runId ?? app.state?.active?.run_id ?? (await app.refreshState())?.active?.run_id;
   clear(view);
   if (!id) {
-    view.append(h('div', { class: 'page-head' }, h('h1', null, 'Live run')), notice('info', 'Nothing is running. ', h('a', { href: '#/new' }, 'Start a run'), ' or open one from ', h('a', { href: '#/runs' }, 'Runs'), '.'));
+    add(view, h('div', { class: 'page-head' }, h('h1', null, 'Live run')), notice('info', 'Nothing is running. ', h('a', { href: '#/new' }, 'Start a run'), ' or open one from ', h('a', { href: '#/runs' }, 'Runs'), '.'));
     return;
   }
   const status = h('span', { id: 'live-status' }, badge('running'));
@@ -21,7 +21,7 @@ export async function renderLive(view, app, runId) {
   const log = h('div', { class: 'log', id: 'log', role: 'log' });
   const feed = h('div', { class: 'feed', id: 'feed' }, h('p', { class: 'muted' }, 'Waiting for the first result…'));
   const banner = h('div');
-  view.append(
+  add(view,
     h('div', { class: 'page-head' },
       h('div', null, h('h1', null, 'Live run ', h('span', { class: 'mono' }, id)), h('p', { class: 'sub' }, status)),
       h('div', { class: 'actions' }, resultsLink, stopButton)),
@@ -37,15 +37,15 @@ export async function renderLive(view, app, runId) {
   let first = true;
   const drawStats = () => {
     bar.style.width = progress.total ? `${(100 * progress.done) / progress.total}%` : '0';
-    stats.replaceChildren(
-      statBox('Done', `${progress.done} / ${progress.total}`, progress.eta_s === null ? '' : `about ${duration(progress.eta_s)} left`),
+    put(stats,
+      statBox('Done', `${progress.done} / ${progress.total}`, progress.total && progress.done >= progress.total ? 'all done' : progress.eta_s === null ? '' : `about ${duration(progress.eta_s)} left`),
       statBox('Passed so far', String(progress.passes), progress.done ? pct(progress.passes / progress.done) : ''),
       statBox('Tokens / s', num(progress.tokens_per_s), 'completion tokens, all models'),
       statBox('Cost', usd(progress.cost_usd)),
     );
   };
   const drawModels = () => {
-    models.replaceChildren(
+    put(models,
       ...[...modelState.values()].map((m) =>
         h('div', { class: 'model-card' },
           h('div', { class: 'name' }, h('span', null, m.model), badge(m.state)),
@@ -56,7 +56,7 @@ export async function renderLive(view, app, runId) {
   const finish = (kind) => {
     stopButton.hidden = true;
     resultsLink.hidden = false;
-    status.replaceChildren(badge(kind));
+    put(status, badge(kind));
     void app.refreshState();
   };
   drawStats();
@@ -79,7 +79,7 @@ export async function renderLive(view, app, runId) {
   });
   on('log', (m) => {
     const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
-    log.append(h('div', { class: m.level }, h('span', { class: 'at' }, new Date(m.at).toLocaleTimeString()), m.text));
+    add(log, h('div', { class: m.level }, h('span', { class: 'at' }, new Date(m.at).toLocaleTimeString()), m.text));
     while (log.childElementCount > MAX_LOG) log.firstElementChild.remove();
     if (atBottom) log.scrollTop = log.scrollHeight;
   });
@@ -103,7 +103,7 @@ export async function renderLive(view, app, runId) {
   });
   on('end', (m) => {
     finish(m.summary.complete ? 'finished' : 'stopped');
-    banner.replaceChildren(
+    put(banner,
       notice(m.summary.complete ? 'info' : 'warn',
         `${m.summary.complete ? 'Finished' : 'Ended early'}: ${m.summary.passes} passed, ${m.summary.failures} failed, ${m.summary.errors} errors, ${m.summary.skipped} skipped. `,
         h('a', { href: href('runs', id) }, 'See the results'), '.'),
@@ -112,13 +112,13 @@ export async function renderLive(view, app, runId) {
   });
   on('failed', (m) => {
     finish('failed');
-    banner.replaceChildren(notice('error', `The run failed: ${m.message}`));
+    put(banner, notice('error', `The run failed: ${m.message}`));
     source.close();
   });
   on('not-live', () => {
     source.close();
     finish('finished');
-    banner.replaceChildren(notice('info', 'This run is not running in this GUI. ', h('a', { href: href('runs', id) }, 'Open its results'), '.'));
+    put(banner, notice('info', 'This run is not running in this GUI. ', h('a', { href: href('runs', id) }, 'Open its results'), '.'));
   });
   on('closed', () => source.close());
   return () => source.close();

@@ -1,27 +1,27 @@
 // Models: what models.yaml configures, whether each endpoint is up and lists the model, and what else it offers.
 import { getJson } from '../api.js';
-import { badge, clear, h, notice, num } from '../dom.js';
+import { add, badge, clear, h, notice, num } from '../dom.js';
 
 const priceText = (p) => (p ? `$${num(p.input, 2)} / $${num(p.output, 2)} per M` : 'free');
 
 export async function renderModels(view, app, refresh = false) {
   const data = await getJson(`/api/models${refresh ? '?refresh=1' : ''}`);
   clear(view);
-  view.append(
+  add(view,
     h('div', { class: 'page-head' },
       h('div', null, h('h1', null, 'Models'), h('p', { class: 'sub' }, `${data.configured.length} configured · ${data.providers.length} providers${data.judge ? ` · judge: ${data.judge}` : ''}`)),
       h('button', { type: 'button', onclick: () => renderModels(view, app, true) }, 'Check again')),
   );
   if (data.configured.length === 0) {
-    view.append(notice('info', 'No models are configured. Create models.yaml with ', h('code', null, 'crucibleforge config --init'), ', then reload.'));
+    add(view, notice('info', 'No models are configured. Create models.yaml with ', h('code', null, 'crucibleforge config --init'), ', then reload.'));
   }
 
-  view.append(
+  add(view,
     h('section', { class: 'panel flush' },
       h('h2', null, 'Providers'),
       h('div', { class: 'table-wrap' },
         h('table', null,
-          h('thead', null, h('tr', null, ['Provider', 'Kind', 'Endpoint', 'Status', 'API key', 'Models listed'].map((t) => h('th', null, t)))),
+          h('thead', null, h('tr', null, ['Provider', 'Kind', 'Endpoint', 'Status', 'API key'].map((t) => h('th', null, t)), h('th', { class: 'num' }, 'Models listed'))),
           h('tbody', null,
             data.providers.map((p) =>
               h('tr', null,
@@ -39,12 +39,12 @@ export async function renderModels(view, app, refresh = false) {
     ),
   );
 
-  view.append(
+  add(view,
     h('section', { class: 'panel flush' },
       h('h2', null, 'Configured models'),
       h('div', { class: 'table-wrap' },
         h('table', null,
-          h('thead', null, h('tr', null, ['Label', 'Provider', 'Model id', 'At endpoint', 'Reasoning', 'Context', 'Price (in / out)', 'GPU lease', 'Enabled'].map((t) => h('th', null, t)))),
+          h('thead', null, h('tr', null, ['Label', 'Provider', 'Model id', 'At endpoint', 'Reasoning'].map((t) => h('th', null, t)), h('th', { class: 'num' }, 'Context'), ['Price (in / out)', 'GPU lease', 'Enabled'].map((t) => h('th', null, t)))),
           h('tbody', null,
             data.configured.map((m) =>
               h('tr', null,
@@ -65,7 +65,7 @@ export async function renderModels(view, app, refresh = false) {
     ),
   );
 
-  view.append(
+  add(view,
     h('section', { class: 'panel' },
       h('h2', null, 'Discovered at the endpoints, not configured'),
       data.discovered.length === 0

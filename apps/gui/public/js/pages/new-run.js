@@ -1,13 +1,13 @@
 // New run: profile, models, categories and seed; an upper-bound cost estimate for priced models; start.
 import { getJson, postJson } from '../api.js';
-import { badge, clear, h, href, notice, usd } from '../dom.js';
+import { add, badge, clear, h, href, notice, put, usd } from '../dom.js';
 
 export async function renderNewRun(view, app) {
   const [profiles, models, state] = await Promise.all([getJson('/api/profiles'), getJson('/api/models'), app.refreshState()]);
   clear(view);
-  view.append(h('div', { class: 'page-head' }, h('div', null, h('h1', null, 'New run'), h('p', { class: 'sub' }, 'Pick what to run; the estimate updates as you go.'))));
+  add(view, h('div', { class: 'page-head' }, h('div', null, h('h1', null, 'New run'), h('p', { class: 'sub' }, 'Pick what to run; the estimate updates as you go.'))));
   if (profiles.profiles.length === 0) {
-    view.append(notice('warn', `No profiles found in the cases directory ${state?.cases_dir ?? ''}.`));
+    add(view, notice('warn', `No profiles found in the cases directory ${state?.cases_dir ?? ''}.`));
     return;
   }
   const enabled = models.configured.filter((m) => m.enabled);
@@ -48,10 +48,10 @@ export async function renderNewRun(view, app) {
     canStart();
     clear(errorBox);
     if (form.models.size === 0 || form.categories.size === 0) {
-      clear(estimateBox).append(h('p', { class: 'muted' }, form.models.size === 0 ? 'Pick at least one model.' : 'Pick at least one category.'));
+      add(clear(estimateBox), h('p', { class: 'muted' }, form.models.size === 0 ? 'Pick at least one model.' : 'Pick at least one category.'));
       return;
     }
-    clear(estimateBox).append(h('p', { class: 'muted' }, 'Estimating…'));
+    add(clear(estimateBox), h('p', { class: 'muted' }, 'Estimating…'));
     try {
       const e = await postJson('/api/estimate', body());
       if (mine !== ticket) return;
@@ -59,8 +59,8 @@ export async function renderNewRun(view, app) {
       const priced = e.estimate.priced && e.estimate.total_usd > 0;
       confirmRow.hidden = !priced;
       confirm.checked = false;
-      document.getElementById('confirm-text')?.replaceChildren(`I accept a cost of up to ${usd(e.estimate.total_usd)}`);
-      clear(estimateBox).append(
+      put(document.getElementById('confirm-text'), `I accept a cost of up to ${usd(e.estimate.total_usd)}`);
+      add(clear(estimateBox),
         h('div', { class: 'grid stats' },
           h('div', { class: 'stat' }, h('div', { class: 'label' }, 'Cases'), h('div', { class: 'value' }, String(e.cases)), h('div', { class: 'hint' }, `× ${e.models.length} model${e.models.length === 1 ? '' : 's'} = ${e.total}`)),
           h('div', { class: 'stat' }, h('div', { class: 'label' }, 'Upper bound'), h('div', { class: 'value', id: 'estimate-total' }, priced ? usd(e.estimate.total_usd) : 'free'), h('div', { class: 'hint' }, priced ? 'if every reply used its whole budget' : 'no priced provider'))),
@@ -72,7 +72,7 @@ export async function renderNewRun(view, app) {
     } catch (error) {
       if (mine !== ticket) return;
       clear(estimateBox);
-      errorBox.append(notice('error', error.message));
+      add(errorBox, notice('error', error.message));
     }
     canStart();
   }
@@ -85,7 +85,7 @@ export async function renderNewRun(view, app) {
       await app.refreshState();
       app.go(href('live', run.run_id));
     } catch (error) {
-      errorBox.append(notice('error', error.message));
+      add(errorBox, notice('error', error.message));
       canStart();
     }
   });
@@ -93,7 +93,7 @@ export async function renderNewRun(view, app) {
   const categoryBox = h('div', { class: 'checks' });
   const renderCategories = () => {
     const counts = profileOf(form.profile).categories;
-    clear(categoryBox).append(
+    add(clear(categoryBox),
       Object.entries(counts).map(([cat, n]) =>
         h('label', { class: 'check' },
           h('input', { type: 'checkbox', name: 'category', value: cat, checked: form.categories.has(cat), onchange: (ev) => { ev.target.checked ? form.categories.add(cat) : form.categories.delete(cat); void estimate(); } }),
@@ -103,7 +103,7 @@ export async function renderNewRun(view, app) {
   const profileHelp = h('div', { class: 'help' });
   const describeProfile = () => {
     const p = profileOf(form.profile);
-    profileHelp.replaceChildren(`${p.cases} cases, ${p.hard} hard${p.description ? ` — ${p.description}` : ''}`);
+    put(profileHelp, `${p.cases} cases, ${p.hard} hard${p.description ? ` — ${p.description}` : ''}`);
   };
   const profileSelect = h('select', { id: 'profile', onchange: (ev) => {
     form.profile = ev.target.value;
@@ -118,11 +118,11 @@ export async function renderNewRun(view, app) {
       h('label', { class: 'check' },
         h('input', { type: 'checkbox', name: 'model', value: m.label, onchange: (ev) => { ev.target.checked ? form.models.add(m.label) : form.models.delete(m.label); void estimate(); } }),
         h('span', null, h('strong', null, m.label), h('span', { class: 'faint small' }, ` ${m.provider}`)),
-        h('span', { class: 'count' }, badge(m.availability === 'listed' ? 'up' : m.availability, m.local ? 'local' : m.prices ? 'priced' : m.availability)))),
+        h('span', { class: 'count' }, m.availability !== 'listed' ? badge(m.availability === 'unknown' ? 'down' : 'missing', m.availability === 'unknown' ? 'endpoint down' : 'not listed') : m.prices && !m.local ? badge('priced') : badge('free', m.local ? 'local' : 'free')))),
   );
   const seed = h('input', { type: 'number', id: 'seed', min: 0, step: 1, value: '1', onchange: (ev) => { form.seed = Math.max(0, Math.floor(Number(ev.target.value) || 0)); void estimate(); } });
 
-  view.append(
+  add(view,
     h('div', { class: 'grid two' },
       h('section', { class: 'panel' },
         h('div', { class: 'field' }, h('label', { for: 'profile' }, 'Profile'), profileSelect, profileHelp),

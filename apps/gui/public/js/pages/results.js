@@ -1,6 +1,6 @@
 // Results: the reporter's table with 95 % intervals, per-category chart, speed chart, and every row.
 import { getJson, runPath } from '../api.js';
-import { badge, clear, h, href, notice, num, rateCell, secs, usd, when } from '../dom.js';
+import { add, badge, clear, h, href, notice, num, put, rateCell, secs, usd, when } from '../dom.js';
 import { categoryChart, speedChart } from '../charts.js';
 
 const FAILED = new Set(['fail', 'error', 'judge-error']);
@@ -48,8 +48,8 @@ function rowsSection(runId, rows, query) {
         (filter.model === 'all' || r.model === filter.model) &&
         (filter.category === 'all' || r.category === filter.category),
     );
-    count.replaceChildren(`${shown.length} of ${rows.length} rows`);
-    body.replaceChildren(
+    put(count, `${shown.length} of ${rows.length} rows`);
+    put(body,
       ...shown.map((r) =>
         h('tr', { class: 'link', dataset: { case: r.case_id, model: r.model, status: r.status }, onclick: () => (location.hash = caseLink(runId, r)) },
           h('td', null, h('a', { href: caseLink(runId, r), class: 'mono' }, r.case_id), r.title ? h('div', { class: 'small muted' }, r.title) : null),
@@ -61,7 +61,7 @@ function rowsSection(runId, rows, query) {
         ),
       ),
     );
-    if (shown.length === 0) body.replaceChildren(h('tr', null, h('td', { colspan: 6, class: 'empty' }, 'No rows match.')));
+    if (shown.length === 0) put(body, h('tr', null, h('td', { colspan: 6, class: 'empty' }, 'No rows match.')));
   };
   const select = (name, options, value, set) =>
     h('select', { name, onchange: (ev) => { set(ev.target.value); draw(); } }, options.map(([v, label]) => h('option', { value: v, selected: v === value }, label)));
@@ -73,7 +73,7 @@ function rowsSection(runId, rows, query) {
       select('category', [['all', 'All categories'], ...categories.map((c) => [c, c])], 'all', (v) => (filter.category = v)),
       count),
     h('div', { class: 'table-wrap' },
-      h('table', { id: 'rows-table' }, h('thead', null, h('tr', null, ['Case', 'Model', 'Category', 'Result', 'Reason', h('span', { class: 'num' }, 'Time')].map((t) => h('th', null, t)))), body)),
+      h('table', { id: 'rows-table' }, h('thead', null, h('tr', null, ['Case', 'Model', 'Category', 'Result', 'Reason'].map((t) => h('th', null, t)), h('th', { class: 'num' }, 'Time'))), body)),
   );
   draw();
   return section;
@@ -84,7 +84,7 @@ export async function renderResults(view, app, runId, query) {
   const { run, report, charts } = data;
   clear(view);
   const live = data.live && (data.live.status === 'running' || data.live.status === 'stopping');
-  view.append(
+  add(view,
     h('div', { class: 'page-head' },
       h('div', null,
         h('div', { class: 'crumbs' }, h('a', { href: '#/runs' }, 'Runs'), ' / ', run.run_id),
@@ -93,21 +93,26 @@ export async function renderResults(view, app, runId, query) {
           run.judge ? ` · judge ${run.judge.model}` : '')),
       live ? h('a', { class: 'button primary', href: href('live', run.run_id) }, 'Watch live') : null),
   );
-  if (live) view.append(notice('info', 'This run is still going; the numbers below are what has finished so far.'));
-  for (const s of run.stopped) view.append(notice('warn', `${s.model} stopped (${s.reason}): ${s.message}`));
+  if (live) add(view, notice('info', 'This run is still going; the numbers below are what has finished so far.'));
+  for (const s of run.stopped) add(view, notice('warn', `${s.model} stopped (${s.reason}): ${s.message}`));
   if (!report.comparability.comparable) {
-    view.append(notice('warn', 'Not every model is comparable: ', report.comparability.issues.map((i) => i.kind).join(', '), '. See the notes on the models.'));
+    add(view, notice('warn', 'Not every model is comparable: ', report.comparability.issues.map((i) => i.kind).join(', '), '. See the notes on the models.'));
   }
   if (report.models.length === 0) {
-    view.append(h('section', { class: 'panel empty' }, 'No finished cases in this run yet.'));
+    add(view, h('section', { class: 'panel empty' }, 'No finished cases in this run yet.'));
     return;
   }
-  view.append(
+  add(view,
     h('section', { class: 'panel flush' }, h('h2', null, 'Pass rates with 95% intervals'), h('div', { class: 'table-wrap' }, summaryTable(report))),
+    h('section', { class: 'panel', id: 'category-chart' }, h('h2', null, 'Pass rate by category'), categoryChart(charts.categories, report.models.map((m) => m.model))),
     h('div', { class: 'grid two' },
-      h('section', { class: 'panel', id: 'category-chart' }, h('h2', null, 'By category'), categoryChart(charts.categories, report.models.map((m) => m.model))),
       h('section', { class: 'panel', id: 'speed-chart' }, h('h2', null, 'Speed'), speedChart(charts.speed, report.models.map((m) => m.model)),
-        report.paired.length ? h('div', null, h('h3', null, 'Paired comparisons'), report.paired.map((p) => h('div', { class: 'small' }, p.summary))) : null)),
+        h('p', { class: 'small muted' }, 'Decode tokens per second and time to first token: medians over this run\'s replies.')),
+      h('section', { class: 'panel', id: 'paired' }, h('h2', null, 'Is the difference real?'),
+        report.paired.length
+          ? report.paired.map((p) => h('p', null, p.summary, h('span', { class: 'small faint' }, ` · ${p.common} common cases, ${p.a_only} only ${p.a}, ${p.b_only} only ${p.b}`)))
+          : h('p', { class: 'muted' }, 'One model: nothing to compare.'),
+        h('p', { class: 'small muted' }, 'Exact McNemar test on the cases both models graded; intervals in the table are 95% Wilson intervals.'))),
     rowsSection(run.run_id, data.rows, query),
   );
 }

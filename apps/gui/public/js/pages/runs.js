@@ -1,21 +1,21 @@
 // Runs: every run in the results directory, newest first.
 import { getJson } from '../api.js';
-import { badge, clear, h, href, notice, pct, when } from '../dom.js';
+import { add, badge, clear, h, href, notice, pct, when } from '../dom.js';
 
 export async function renderRuns(view, app) {
   const data = await getJson('/api/runs');
   clear(view);
-  view.append(
+  add(view,
     h('div', { class: 'page-head' },
       h('div', null, h('h1', null, 'Runs'), h('p', { class: 'sub' }, `${data.runs.length} run${data.runs.length === 1 ? '' : 's'} in ${app.state?.results_dir ?? 'the results directory'}`)),
       h('a', { class: 'button primary', href: '#/new' }, 'New run')),
   );
   if (data.runs.length === 0) {
-    view.append(h('section', { class: 'panel empty' }, 'No runs yet. ', h('a', { href: '#/new' }, 'Start one'), '.'));
+    add(view, h('section', { class: 'panel empty' }, 'No runs yet. ', h('a', { href: '#/new' }, 'Start one'), '.'));
     return;
   }
   const state = (r) => (r.live === 'running' || r.live === 'stopping' ? r.live : r.complete ? 'complete' : 'incomplete');
-  view.append(
+  add(view,
     h('section', { class: 'panel flush' },
       h('div', { class: 'table-wrap' },
         h('table', { id: 'runs-table' },

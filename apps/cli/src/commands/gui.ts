@@ -1,0 +1,103 @@
+import { join } from 'node:path';
+import { startGuiServer } from '@crucibleforge/gui';
+import { intFlag, parseCommandArgs } from '../args';
+import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { VERSION } from '../main';
+import { casesDirOf, locateConfig, resultsDirOf, userCacheDir, withRunnerErrors } from '../runner-context';
+import { openSandbox } from '../runner-run';
+
+const DEFAULT_PORT = 8777;
+
+const usage = `Usage: crucibleforge gui [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--token T] [options]
+
+Serves the web GUI until Ctrl-C: models and their endpoints, a new run with its cost estimate, the live
+run (progress, log, passes, tokens/s), every run's results with 95% intervals and charts, and any case
+(prompt, response, reasoning, tool calls, grader reason, judge verdict). Runs go through the same runner
+and GPU lock as "crucibleforge run", so a GUI run never collides with a CLI run on the same GPU.
+
+Options:
+  --port N             port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host H             address to bind (default 127.0.0.1). Any other address (0.0.0.0, a LAN address)
+                       requires a token: one is generated and printed unless you give one
+  --token T            require this token (16+ characters of letters, digits, . _ ~ -); also read from
+                       $CRUCIBLEFORGE_GUI_TOKEN, which keeps it out of the process list
+  --config FILE        models.yaml (default: $CRUCIBLEFORGE_CONFIG, ./models.yaml, the user config dir)
+  --results DIR        run storage (default: $CRUCIBLEFORGE_RESULTS or ./results)
+  --cases DIR          cases (default: $CRUCIBLEFORGE_CASES, ./cases, or the shipped set)
+  --allow-unsandboxed  grade code without bubblewrap when it is missing (unsafe)
+`;
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    if (signal.aborted) return done();
+    signal.addEventListener('abort', () => done(), { once: true });
+  });
+}
+
+export const command: CommandModule = {
+  usage,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parseCommandArgs(args, {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      config: { type: 'string' },
+      results: { type: 'string' },
+      cases: { type: 'string' },
+      'allow-unsandboxed': { type: 'boolean' },
+    });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const port = intFlag('port', values.port, DEFAULT_PORT, 0);
+    if (port > 65535) throw new UsageError(`--port must be at most 65535, got "${values.port}"`);
+    const host = values.host ?? '127.0.0.1';
+    if (host.trim() === '') throw new UsageError('--host must not be empty');
+    const token = values.token ?? (io.env['CRUCIBLEFORGE_GUI_TOKEN'] || undefined);
+
+    return withRunnerErrors(io, 'gui', async () => {
+      const { path: configPath, searched } = await locateConfig(io, values.config);
+      const resultsDir = resultsDirOf(io, values.results);
+      const casesDir = casesDirOf(io, values.cases);
+      const sandbox = await openSandbox(io, values['allow-unsandboxed'] ?? false);
+      const cache = userCacheDir(io.env);
+      let gui;
+      try {
+        gui = await startGuiServer({
+          host,
+          port,
+          ...(token === undefined ? {} : { token }),
+          resultsDir,
+          casesDir,
+          ...(configPath ? { configPath } : {}),
+          env: io.env,
+          toolVersion: VERSION,
+          ...(cache ? { leaseCacheDir: join(cache, 'locks') } : {}),
+          ...(sandbox ? { world: { sandbox } } : {}),
+        });
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code === 'GUI_TOKEN_INVALID') throw new UsageError(`--token: ${(error as Error).message}`);
+        if (code === 'GUI_LISTEN_FAILED') {
+          io.stderr.write(`crucibleforge gui: ${(error as Error).message} (try another --port, or --port 0 for a free one)\n`);
+          return EXIT.failed;
+        }
+        throw error;
+      }
+      const lines = [`CrucibleForge GUI on ${gui.url}`];
+      if (gui.token) {
+        lines.push(`open: ${gui.openUrl}`);
+        lines.push(gui.tokenGenerated ? `token: generated for this session (${host} is not loopback, so every request needs it)` : 'token: required on every request');
+      }
+      if (host === '0.0.0.0' || host === '::') lines.push('listening on every interface: from another machine use this machine\'s address');
+      lines.push(configPath ? `config: ${configPath}` : `config: none found (looked at ${searched.join(', ')}); create one with "crucibleforge config --init"`);
+      lines.push(`results: ${resultsDir}`, `cases: ${casesDir}`);
+      if (!sandbox) lines.push('sandbox: unavailable (see above), so code cases cannot be graded in GUI runs');
+      lines.push('Press Ctrl-C to stop.', '');
+      io.stdout.write(lines.join('\n'));
+      await untilAborted(io.signal);
+      io.stdout.write('stopping (a running run is stopped; what finished is kept and can be resumed)\n');
+      await gui.close();
+      io.stdout.write('GUI stopped\n');
+      return EXIT.ok;
+    });
+  },
+};
