@@ -56,6 +56,7 @@ beforeAll(async () => {
       },
       { id: 'dead', ...fast, answer: { content: 'x' }, faults: (v) => ((v.model_index ?? 0) === 0 ? undefined : { kind: 'status', status: 500 }) },
       { id: 'impostor', ...fast, respond_as: 'someone-else', answer: { content: 'Answer: 5' } },
+      { id: 'small-ctx', ...fast, context_length: 8192, answer: (v) => ({ content: `Answer: ${sum(v)}` }) },
     ],
   });
   configText = `providers:
@@ -80,6 +81,7 @@ models:
   flaky: { provider: local2, id: flaky, context_length: 32768 }
   dead: { provider: local2, id: dead, context_length: 32768 }
   impostor: { provider: local, id: impostor }
+  small-ctx: { provider: local, id: small-ctx }
 `;
 });
 afterAll(async () => sim?.close());
@@ -185,6 +187,12 @@ describe('a run against the sim endpoint', () => {
     const rows = (await loadRun(resultsDir, run.runId)).rows;
     expect(rows.filter((r) => r.model === 'impostor')).toEqual([]);
     expect(summary.models.find((m) => m.model === 'strong')?.done).toBe(5);
+  });
+
+  it('asks the endpoint for the context length when models.yaml does not give it', async () => {
+    const { events, summary } = await runAll(['small-ctx']);
+    expect(events.find((e) => e.type === 'preflight')).toMatchObject({ ok: true, context_length: 8192 });
+    expect(summary).toMatchObject({ done: 5, passes: 4, skipped: 1 });
   });
 
   it('a missing API key names the variable before anything is sent', async () => {

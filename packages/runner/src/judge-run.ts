@@ -3,7 +3,6 @@ import {
   checkJudgeIndependence,
   formatCanaryReport,
   gradeFromVerdict,
-  JUDGE_PROMPT_VERSION,
   judgeAgainstReference,
   referenceJudgeIdentity,
   runCanary,
@@ -171,4 +170,3 @@ export async function judgeRun(options: JudgeRunOptions): Promise<JudgeSummary> 
   return summary;
 }
 
-export { JUDGE_PROMPT_VERSION };
