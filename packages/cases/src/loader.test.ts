@@ -102,3 +102,13 @@ describe('loadCases', () => {
     expect(r.ok && r.cases.map((c) => c.def.id)).toEqual(['math-second', 'math-small-sum']);
   });
 });
+
+describe('regex safety', () => {
+  it('rejects nested quantifiers that backtrack catastrophically', () => {
+    const text = GOOD.replace('grader:\n  type: number', 'grader:\n  type: regex\n  pattern: "^(\\\\w+\\\\s?)*$"').replace('  answer: 5', '  reply: ok');
+    const lines = parseCaseFile(text, 'math/m.yaml').problems.map(formatProblem);
+    expect(lines).toEqual([expect.stringMatching(/^math\/m\.yaml:10:12: grader\.pattern: nested quantifier/)]);
+    const fine = GOOD.replace('grader:\n  type: number', 'grader:\n  type: regex\n  pattern: "^(?:ab)+\\\\d*$"').replace('  answer: 5', '  reply: ab1');
+    expect(parseCaseFile(fine, 'math/m.yaml').problems).toEqual([]);
+  });
+});

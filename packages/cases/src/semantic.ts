@@ -10,13 +10,17 @@ export interface PathProblem {
 
 const RESERVED = new Set(['seed', 'answer', 'haystack']);
 
+/** A group that contains a quantifier and is itself quantified: `(a+)+`, `(\\w*\\s?)*` — exponential backtracking. */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\d*\})/;
+
 function regexProblem(pattern: string, flags: string | undefined): string | null {
   try {
     new RegExp(pattern, flags ?? '');
-    return null;
   } catch (error) {
     return `invalid regex: ${error instanceof Error ? error.message : String(error)}`;
   }
+  if (NESTED_QUANTIFIER.test(pattern)) return 'nested quantifier (a quantified group containing + or *): catastrophic backtracking risk on model output';
+  return null;
 }
 
 function checkRegexes(checks: Check[], base: (string | number)[], out: PathProblem[]): void {
