@@ -11,6 +11,7 @@ export interface CommandEntry {
  */
 export const COMMANDS: Record<string, CommandEntry> = {
   all: { summary: 'run, judge and report in one go', load: async () => (await import('./all')).command },
+  'bench-llm': { summary: 'the five-minute first read: speed, five ability tests, three agent-fitness checks (bench-llm classic)', load: async () => (await import('./bench-llm')).command },
   cases: { summary: 'list the cases, or verify that every case proves itself (references run, answers re-derived)', load: async () => (await import('./cases')).command },
   config: { summary: 'show and check models.yaml, or write a commented example (--init)', load: async () => (await import('./config')).command },
   gui: { summary: 'serve the web GUI on 127.0.0.1:8777 (models, new run, live log, results, any case)', load: async () => (await import('./gui')).command },

@@ -1,0 +1,178 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { applyProfile, findProfile, loadCases, loadProfiles, materializeCase } from '@crucibleforge/cases';
+import { createDemoModels, type PlannedFault } from '@crucibleforge/demo';
+import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BenchLlmResults } from '../bench-llm-results';
+import { main } from '../main';
+import { memoryIO } from '../testing';
+
+const CASES = fileURLToPath(new URL('../../../../cases', import.meta.url));
+const home = mkdtempSync(join(tmpdir(), 'cf-bench-llm-'));
+let sim: SimEndpoint;
+
+const fault = (case_id: string, kind: PlannedFault['kind']): PlannedFault => ({ case_id, kind, description: kind, expect_fail: kind !== 'overflow' });
+
+beforeAll(async () => {
+  const loaded = await loadCases(CASES);
+  const profiles = await loadProfiles(CASES);
+  if (!loaded.ok || !profiles.ok) throw new Error('the case set does not load');
+  const quick = applyProfile(findProfile(profiles.profiles, 'quick'), loaded.cases);
+  const cases = await Promise.all(quick.map((c) => materializeCase(c.def, 1)));
+  const strong = await createDemoModels({ cases, faults: [] });
+  // The weak model: wrong code, a summary that drops a fact, invented log lines, and a logic answer that
+  // first overflows its reasoning budget (recovered by the retry with reasoning off).
+  const weak = await createDemoModels({
+    cases,
+    ids: { faulty: 'sim-weak' },
+    faults: [
+      fault('coding-median-of-list', 'wrong-code'),
+      fault('prose-summary-key-facts', 'wrong-reply'),
+      fault('agent-syslog-error-report', 'wrong-reply'),
+      fault('reasoning-pet-owners', 'overflow'),
+    ],
+  });
+  sim = await startSimEndpoint({ models: [strong.strong, weak.faulty] });
+});
+
+afterAll(async () => {
+  await sim?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+async function bench(args: string[], env: Record<string, string> = {}) {
+  const t = memoryIO({ env: { HOME: home, ...env }, cwd: home });
+  const code = await main(['bench-llm', ...args, '--base-url', sim.url], t.io);
+  return { code, out: t.stdout(), err: t.stderr() };
+}
+
+function savedFile(out: string): BenchLlmResults {
+  const shown = /📄 Results saved: (\S+)/.exec(out)?.[1];
+  expect(shown).toBeDefined();
+  const path = shown!.replace(/^~/, home);
+  expect(existsSync(path)).toBe(true);
+  return JSON.parse(readFileSync(path, 'utf8')) as BenchLlmResults;
+}
+
+describe('bench-llm against the sim endpoint', { timeout: 60_000 }, () => {
+  it('a strong model scores 5/5 and 3/3; the JSON file has every raw timing and response', async () => {
+    const { code, out, err } = await bench(['sim-strong']);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toContain('bench-llm — Benchmarking: sim-strong');
+    expect(out).toMatch(/⚡ SPEED BENCHMARKS\n {4}short_50 {4}TPS: mean=\d+\.\d {2,}TTFT: mean=\d\.\d{3}s {2,}TTFT content: mean=/);
+    expect(out).toMatch(/medium_200 .*\n {4}long_800 /);
+    expect(out).toContain('🔍 Validating speed plausibility...  Confidence: ');
+    expect(out).toMatch(/ {4}Code Generation \(median_of_list\)\.+ PASS\n/);
+    expect(out).toMatch(/ {4}Logic Puzzle \(Pet Ownership\)\.+ PASS\n/);
+    expect(out).toContain('Ability Score: 5/5');
+    expect(out).toMatch(/ {4}Task Acknowledgment\.+ PASS\n {4}Format Adherence\.+ PASS\n {4}Conciseness\.+ PASS\n/);
+    expect(out).toContain('Agent Fitness Score: 3/3');
+    expect(out).not.toContain('\u001b['); // no colour off a terminal
+    // dotted lines end in one column
+    const ends = out.split('\n').filter((l) => /\.{3,} (PASS|FAIL)$/.test(l)).map((l) => l.length);
+    expect(new Set(ends.slice(0, 5)).size).toBe(1);
+
+    const results = savedFile(out);
+    expect(results.summary).toMatchObject({ ability_score: 5, ability_total: 5, agent_fitness_score: 3, agent_fitness_total: 3, reasoning_model: true, failed: [] });
+    expect(results.speed!.tests.map((t) => t.name)).toEqual(['short_50', 'medium_200', 'long_800']);
+    for (const t of results.speed!.tests) {
+      expect(t.runs).toHaveLength(3);
+      expect(t.warmup_runs).toHaveLength(1);
+      expect(t.median.ttft_reasoning_s).not.toBeNull();
+      expect(t.median.ttft_content_s!).toBeGreaterThanOrEqual(t.median.ttft_reasoning_s!);
+    }
+    expect(results.summary.speed[0]!.median.ttft_content_s).not.toBeNull();
+    const code0 = results.ability.find((t) => t.id === 'coding-median-of-list')!;
+    expect(code0.requests[0]!.response.content).toContain('def median_of_list(numbers):');
+    expect(code0.requests[0]!.response.reasoning).toContain('median_of_list');
+    expect(code0.requests[0]!.timings.ttft_s).toBeGreaterThan(0);
+    // 12 speed requests (3 prompts × (1 warm-up + 3 runs)), then one per test; token counts match the sim's own.
+    const truth = sim.truth.filter((x) => x.model === 'sim-strong');
+    expect(truth.length).toBe(3 * 4 + 6);
+    const tests = [...results.ability, ...results.agent].flatMap((t) => t.requests);
+    expect(tests.map((r) => [r.timings.completion_tokens, r.timings.reasoning_tokens])).toEqual(
+      truth.slice(12).map((x) => [x.completion_tokens, x.reasoning_tokens]),
+    );
+    const speedRuns = results.speed!.tests.flatMap((t) => [...t.warmup_runs, ...t.runs]);
+    expect(speedRuns.map((r) => (r.ok ? r.completion_tokens : null))).toEqual(truth.slice(0, 12).map((x) => x.completion_tokens));
+  });
+
+  it('a weak model fails the right tests with the right reasons; an overflow is recovered and recorded', async () => {
+    const { code, out } = await bench(['sim-weak', '--quick', '--out', join(home, 'weak')]);
+    expect(code).toBe(0);
+    expect(out).toMatch(/⚡ SPEED BENCHMARKS\n {4}short_50 .*\n {2}🔍/);
+    expect(out).toMatch(/Code Generation \(median_of_list\)\.+ FAIL\n {6}↳ test 1 \(odd length, unsorted\) failed: expected 5, got 1\n/);
+    expect(out).toMatch(/Logic Puzzle \(Pet Ownership\)\.+ PASS\n/);
+    expect(out).toMatch(/JSON Compliance\.+ PASS\n/);
+    expect(out).toMatch(/Instruction Following\.+ PASS\n/);
+    expect(out).toMatch(/Summarization \(Key Facts\)\.+ FAIL\n {6}↳ check fact: the shipyard \(Nordhavn Marine\) failed: required word "Nordhavn" missing\n/);
+    expect(out).toContain('Ability Score: 3/5');
+    expect(out).toMatch(/Task Acknowledgment\.+ FAIL\n {6}↳ invents data: "Aug 11 02:14:07"\n/);
+    expect(out).toMatch(/Format Adherence\.+ PASS\n/);
+    expect(out).toContain('Agent Fitness Score: 2/3');
+    const results = savedFile(out);
+    expect(results.settings.quick).toBe(true);
+    expect(results.speed!.tests.map((t) => [t.name, t.runs.length])).toEqual([['short_50', 2]]);
+    const puzzle = results.ability.find((t) => t.id === 'reasoning-pet-owners')!;
+    expect(puzzle.overflow).toEqual({ happened: true, recovered: true });
+    expect(puzzle.requests.map((r) => [r.reasoning_off, r.response.finish_reason, r.response.content === ''])).toEqual([
+      [false, 'length', true],
+      [true, 'stop', false],
+    ]);
+    expect(puzzle.requests[0]!.max_tokens).toBe(4 * puzzle.requests[1]!.max_tokens);
+    expect(results.summary.failed.map((f) => f.id).sort()).toEqual(['agent-syslog-error-report', 'coding-median-of-list', 'prose-summary-key-facts']);
+  });
+
+  it('without a sandbox the code test is skipped (never run unsandboxed) and the exit code is 3; --json names the file', async () => {
+    const file = join(home, 'nosandbox.json');
+    const { code, out } = await bench(['sim-strong', '--quick', '--json', file], { CRUCIBLEFORGE_BWRAP: '/nonexistent/bwrap' });
+    expect(code).toBe(3);
+    expect(out).toMatch(/Code Generation \(median_of_list\)\.+ SKIP\n {6}↳ not run: no sandbox/);
+    expect(out).toContain('Ability Score: 4/5');
+    expect(out).toContain('Results saved: ~/nosandbox.json');
+    const results = JSON.parse(readFileSync(file, 'utf8')) as BenchLlmResults;
+    expect(results.ability.find((t) => t.id === 'coding-median-of-list')).toMatchObject({ status: 'skipped', requests: [] });
+  });
+
+  it('--speed-only runs no tests', async () => {
+    const { code, out } = await bench(['sim-strong', '--quick', '--speed-only', '--out', join(home, 'speed')]);
+    expect(code).toBe(0);
+    expect(out).not.toContain('ABILITY');
+    expect(savedFile(out).summary).toMatchObject({ ability_score: null, agent_fitness_score: null });
+  });
+
+  it('--list shows the endpoint models with what their metadata says', async () => {
+    const { code, out } = await bench(['--list']);
+    expect(code).toBe(0);
+    expect(out).toContain(`2 models at ${sim.url} (metadata from openai, lmstudio)`);
+    expect(out).toMatch(/MODEL +STATE +SIZE +QUANT +ARCH +CONTEXT\n {2}sim-strong +loaded +— +Q4_K_M +sim +131072\n {2}sim-weak +loaded +— +Q4_K_M +sim +65536\n/);
+  });
+
+  it('--check passes for a served model, says why it fails for a dead endpoint, and exits 3 without a sandbox', async () => {
+    const ok = await bench(['--check', 'sim-strong']);
+    expect(ok.out).toMatch(/✓ endpoint .*: 2 models listed\n {2}✓ streamed preflight: sim-strong answered \(TTFT \d\.\d{3} s/);
+    const sandboxLine = /sandbox/.exec(ok.out);
+    expect(sandboxLine).not.toBeNull();
+    expect(ok.code).toBe(/✓ sandbox/.test(ok.out) ? 0 : 3);
+    const noSandbox = await bench(['--check', 'sim-strong'], { CRUCIBLEFORGE_BWRAP: '/nonexistent/bwrap' });
+    expect(noSandbox.code).toBe(3);
+    expect(noSandbox.out).toMatch(/✗ sandbox unavailable: .*--allow-unsandboxed/);
+    const t = memoryIO({ env: { HOME: home } });
+    const dead = await main(['bench-llm', '--check', '--base-url', 'http://127.0.0.1:9/v1'], t.io);
+    expect(dead).toBe(1);
+    expect(t.stdout()).toContain('✗ endpoint http://127.0.0.1:9/v1: no answer from /models');
+  });
+
+  it('bad arguments are usage errors', async () => {
+    const t = memoryIO({ env: { HOME: home } });
+    expect(await main(['bench-llm'], t.io)).toBe(2);
+    expect(t.stderr()).toContain('name the model to benchmark');
+    expect(await main(['bench-llm', 'm', '--api-key-env', 'NOPE_NOT_SET'], t.io)).toBe(2);
+    expect(t.stderr()).toContain('NOPE_NOT_SET: that environment variable is not set');
+    expect(await main(['bench-llm', 'm', '--kind', 'tgi'], t.io)).toBe(2);
+  });
+});

@@ -1,0 +1,184 @@
+import { CrucibleError } from '@crucibleforge/core';
+import { applyProfile, findProfile, loadCases, loadProfiles, materializeCase, type MaterializedCase } from '@crucibleforge/cases';
+import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
+import { createTimedCompleter, listModelMetadata, PROVIDER_KINDS, runSpeedBenchmark, type ModelInfo, type ProviderKind, type SpeedReport } from '@crucibleforge/timing';
+import { parseCommandArgs } from '../args';
+import { runTests, type TestResult } from '../bench-llm-ability';
+import { checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
+import { ABILITY_TITLE, abilityScoreLine, AGENT_TITLE, agentScoreLine, dotWidth, header, paintFor, speedSection, testLines } from '../bench-llm-render';
+import { buildResults, resultsPath, shortPath, writeResults } from '../bench-llm-results';
+import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { VERSION } from '../main';
+import { casesDirOf } from '../runner-context';
+
+export const DEFAULT_BASE_URL = 'http://localhost:1234/v1';
+/** The classic suite is the `quick` profile of the case set, materialised with this seed. */
+const PROFILE = 'quick';
+const SEED = 1;
+
+const usage = `Usage: bench-llm <model> [options]          (also: crucibleforge bench-llm …)
+       bench-llm --list | --check [<model>]
+
+The five-minute first read of a model: speed (short_50 / medium_200 / long_800 prompts, warm-up,
+plausibility), five ability tests (code run in the sandbox, a logic puzzle, JSON, instruction following,
+a key-fact summary) and three agent-fitness checks. Results go to ~/benchmarks/<model>-<date>.json.
+
+Options:
+  --base-url URL        OpenAI-compatible endpoint (default ${DEFAULT_BASE_URL}, LM Studio)
+  --api-key-env VAR     read the API key from this environment variable (LM Studio needs none)
+  --kind K              server kind for the reasoning switch: ${PROVIDER_KINDS.join(', ')}
+                        (default lmstudio for the default URL, else generic)
+  --quick               a smoke run: one speed prompt, fewer rounds, then the tests
+  --speed-only          speed only; no model-written code is run
+  --allow-unsandboxed   run the code test without bubblewrap when it is unavailable
+  --out DIR             write <model>-<date>.json into DIR instead of ~/benchmarks
+  --json FILE           write the results to exactly this file
+  --cases DIR           the case set (default: ./cases, else the one shipped with this checkout)
+  --list                list the endpoint's models with GGUF size and quantisation where known
+  --check               check the endpoint (models listed, a streamed completion) and the sandbox
+
+Exit codes: 0 done (whatever the scores), 1 the endpoint failed, 2 usage, 3 the code test was skipped
+for lack of a sandbox.
+`;
+
+const options = {
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  kind: { type: 'string' },
+  quick: { type: 'boolean', default: false },
+  'speed-only': { type: 'boolean', default: false },
+  'allow-unsandboxed': { type: 'boolean', default: false },
+  out: { type: 'string' },
+  json: { type: 'string' },
+  cases: { type: 'string' },
+  list: { type: 'boolean', default: false },
+  check: { type: 'boolean', default: false },
+} as const;
+
+function endpointOptions(values: { 'base-url'?: string | undefined; 'api-key-env'?: string | undefined; kind?: string | undefined }, model: string | undefined, io: CliIO): EndpointOptions {
+  const baseUrl = (values['base-url'] ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL such as ${DEFAULT_BASE_URL}, got "${baseUrl}"`);
+  let apiKey: string | undefined;
+  if (values['api-key-env'] !== undefined) {
+    apiKey = io.env[values['api-key-env']];
+    if (!apiKey) throw new UsageError(`--api-key-env ${values['api-key-env']}: that environment variable is not set`);
+  }
+  const kind = values.kind ?? (baseUrl === DEFAULT_BASE_URL ? 'lmstudio' : 'generic');
+  if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kind must be one of ${PROVIDER_KINDS.join(', ')}, got "${kind}"`);
+  const bwrap = io.env['CRUCIBLEFORGE_BWRAP'];
+  return { baseUrl, apiKey, providerKind: kind as ProviderKind, model, bwrapPath: bwrap || undefined };
+}
+
+/** The classic suite: the quick profile's cases, materialised; ability tests first, agent tests apart. */
+async function loadSuite(casesDir: string, sandbox: Sandbox | null): Promise<{ ability: MaterializedCase[]; agent: MaterializedCase[] }> {
+  const loaded = await loadCases(casesDir);
+  if (!loaded.ok) throw new CrucibleError('CASES_INVALID', `the cases in ${casesDir} do not load (crucibleforge cases verify): ${loaded.problems.length} problems`);
+  const profiles = await loadProfiles(casesDir);
+  if (!profiles.ok) throw new CrucibleError('CASES_INVALID', `the profiles in ${casesDir} do not load (crucibleforge cases verify)`);
+  const chosen = applyProfile(findProfile(profiles.profiles, PROFILE), loaded.cases);
+  const cases = await Promise.all(chosen.map((c) => materializeCase(c.def, SEED, c.def.derive && sandbox ? { sandbox } : {})));
+  return { ability: cases.filter((c) => c.category !== 'agent'), agent: cases.filter((c) => c.category === 'agent') };
+}
+
+/** The sandbox for the code test, or why there is none. */
+async function openSandbox(allowUnsandboxed: boolean, bwrapPath: string | undefined): Promise<{ sandbox: Sandbox | null; reason: string }> {
+  try {
+    return { sandbox: await createSandbox({ allowUnsandboxed, ...(bwrapPath ? { bwrapPath } : {}) }), reason: '' };
+  } catch (error) {
+    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
+      return { sandbox: null, reason: 'not run: no sandbox (install bubblewrap, or --allow-unsandboxed)' };
+    }
+    throw error;
+  }
+}
+
+async function benchmark(model: string, values: ReturnType<typeof parseCommandArgs<typeof options>>['values'], io: CliIO): Promise<number> {
+  const o = endpointOptions(values, model, io);
+  const paint = paintFor(io.stdout.isTTY, io.env);
+  const say = (lines: string[]) => io.stdout.write(`${lines.join('\n')}\n`);
+  const started = new Date();
+  const meta = await listModelMetadata(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), model }).catch(() => null);
+  const info: ModelInfo | null = meta?.models.find((m) => m.id === model) ?? null;
+  say(header(model, info?.size_bytes ?? null, info?.quantization ?? null));
+
+  let speed: SpeedReport;
+  try {
+    speed = await runSpeedBenchmark({
+      baseUrl: o.baseUrl,
+      model,
+      providerKind: o.providerKind,
+      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+      ...(values.quick ? { prompts: ['short'], runs: 2, warmup: 1 } : { runs: 3, warmup: 1 }),
+      signal: io.signal,
+    });
+  } catch (error) {
+    if (!CrucibleError.isInstance(error)) throw error;
+    io.stderr.write(`bench-llm: speed benchmark failed: ${error.message}\n`);
+    return EXIT.failed;
+  }
+  say(speedSection(speed, paint));
+
+  const ability: TestResult[] = [];
+  const agent: TestResult[] = [];
+  let sandboxed: boolean | null = null;
+  let endpointFailed = false;
+  let noSandbox = false;
+  const casesDir = values['speed-only'] ? null : casesDirOf(io, values.cases);
+  if (casesDir) {
+    const { sandbox, reason } = await openSandbox(values['allow-unsandboxed'], o.bwrapPath);
+    sandboxed = sandbox?.sandboxed ?? null;
+    if (sandbox && !sandbox.sandboxed) io.stderr.write('bench-llm: WARNING: bwrap is unavailable; the code test runs WITHOUT a sandbox (--allow-unsandboxed)\n');
+    const suite = await loadSuite(casesDir, sandbox);
+    const completer = createTimedCompleter({ baseUrl: o.baseUrl, model, providerKind: o.providerKind, ...(o.apiKey ? { apiKey: o.apiKey } : {}), signal: io.signal });
+    const run = { completer, sandbox, noSandboxReason: reason, signal: io.signal };
+    try {
+      const width = dotWidth(suite.ability.map((c) => c.title));
+      say([`  ${paint.bold(ABILITY_TITLE)}`]);
+      ability.push(...(await runTests(suite.ability, { ...run, onResult: (r) => say(testLines(r, width, paint)) })));
+      say([abilityScoreLine(ability), '']);
+      const agentWidth = dotWidth(suite.agent.flatMap((c) => (c.grader.type === 'agent' ? c.grader.parts.map((p) => p.name) : [c.title])));
+      say([`  ${paint.bold(AGENT_TITLE)}`]);
+      agent.push(...(await runTests(suite.agent, { ...run, onResult: (r) => say(testLines(r, agentWidth, paint)) })));
+      say([agentScoreLine(agent), '']);
+    } catch (error) {
+      if (!CrucibleError.isInstance(error)) throw error;
+      io.stderr.write(`bench-llm: the endpoint failed during the tests: ${error.message}\n`);
+      endpointFailed = true;
+    }
+    noSandbox = sandbox === null && [...ability, ...agent].some((t) => t.status === 'skipped');
+    endpointFailed ||= [...ability, ...agent].some((t) => t.status === 'error');
+  }
+
+  const path = resultsPath({ json: values.json, out: values.out, cwd: io.cwd, home: io.env['HOME'], model, date: started });
+  const results = buildResults({
+    tool_version: VERSION,
+    model,
+    base_url: speed.base_url,
+    started_at: started.toISOString(),
+    finished_at: new Date().toISOString(),
+    settings: { quick: values.quick, speed_only: values['speed-only'], cases_dir: casesDir, profile: PROFILE, seed: SEED, sandboxed },
+    endpoint: { model: info, sources: meta?.sources ?? [] },
+    speed,
+    ability,
+    agent,
+  });
+  await writeResults(path, results);
+  say([`  📄 Results saved: ${shortPath(path, io.env['HOME'])}`, '']);
+  if (endpointFailed) return EXIT.failed;
+  return noSandbox ? EXIT.noSandbox : EXIT.ok;
+}
+
+export const command: CommandModule = {
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, options);
+    if (positionals.length > 1) throw new UsageError(`expected one model, got ${positionals.length}: ${positionals.join(' ')}`);
+    const model = positionals[0];
+    if (values.list && values.check) throw new UsageError('give --list or --check, not both');
+    if (values.list) return listModels(endpointOptions(values, model, io), io);
+    if (values.check) return checkSetup(endpointOptions(values, model, io), io, paintFor(io.stdout.isTTY, io.env));
+    if (!model) throw new UsageError('name the model to benchmark (bench-llm --list shows what the endpoint has)');
+    if (values.json && values.out) throw new UsageError('give --out DIR or --json FILE, not both');
+    return benchmark(model, values, io);
+  },
+};
