@@ -114,6 +114,7 @@ export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld
         total: plan.total,
         already_done: plan.alreadyDone,
       });
+      emit({ type: 'progress', done, total: plan.total, passes, tokens_per_s: null, cost_usd: Math.round(cost * 1e8) / 1e8, eta_s: null });
       const ledger = new BudgetLedger(plan.budgetUsd, plan.prior.cost_usd);
       const shared = { runId: plan.runId, driver, world, log, ledger, emit, onRow, runSignal: controller.signal, ladder: options.ladder ?? 'reasoning-off' };
       const outcomes = (
