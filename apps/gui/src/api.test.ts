@@ -155,6 +155,25 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
     expect((await rawRequest(gui.url, '/api/state', { method: 'DELETE' }, seen)).status).toBe(405);
   });
 
+  it('names the missing key variable, and says when a run is not live here', async () => {
+    const keyless = await startGuiServer({ port: 0, resultsDir: results.dir, casesDir: cases.dir, config: testConfig(sim.url), env: {} });
+    try {
+      const res = await rawRequest(keyless.url, '/api/estimate', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: keyless.url.replace(/\/$/, '') },
+        body: JSON.stringify({ profile: 'quick', models: ['strong'] }),
+      });
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body).error).toContain(`set the environment variable ${KEY_ENV}`);
+      const runs = JSON.parse((await rawRequest(keyless.url, '/api/runs')).body).runs;
+      expect(runs.length).toBeGreaterThan(0);
+      const events = await readEvents(`${keyless.url}api/runs/${runs[0].run_id}/events`);
+      expect(events.map((e) => e.event)).toEqual(['not-live']);
+    } finally {
+      await keyless.close();
+    }
+  });
+
   it('never sends the API key in any response it gave during these tests', () => {
     expect(seen.length).toBeGreaterThan(15);
     for (const text of seen) expect(text).not.toContain(DECOY_KEY);

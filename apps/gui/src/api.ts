@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listRuns, type RunnerConfig, type RunnerConfigData } from '@crucibleforge/runner';
 import { categoryList, type CaseCatalog } from './catalog';
-import { HttpError, readJson, sendJson, type Scrub } from './http';
+import { HttpError, readJson, SECURITY_HEADERS, sendJson, type Scrub } from './http';
 import { modelsView, type ProviderProbe } from './models';
 import { checkRunId } from './paths';
 import { parseRunRequest } from './request';
@@ -113,7 +113,13 @@ const routes: Route[] = [
   {
     method: 'GET',
     pattern: ['runs', ':id', 'events'],
-    handler: async (ctx, req, res, [id], _q, scrub) => streamLive(req, res, ctx.runs.get(id!), scrub),
+    handler: async (ctx, req, res, [id], _q, scrub) => {
+      if (req.method === 'HEAD') {
+        res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8' }).end();
+        return;
+      }
+      await streamLive(req, res, ctx.runs.get(id!), scrub);
+    },
   },
   {
     method: 'GET',
