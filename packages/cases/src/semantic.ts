@@ -10,8 +10,8 @@ export interface PathProblem {
 
 const RESERVED = new Set(['seed', 'answer', 'haystack']);
 
-/** A group that contains a quantifier and is itself quantified: `(a+)+`, `(\\w*\\s?)*` — exponential backtracking. */
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\d*\})/;
+/** A group that contains a quantifier and is itself quantified without bound: `(a+)+`, `(\\w*\\s?)*`, `(x+){2,}` — exponential backtracking. Bounded `{0,5}` is allowed. */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\})/;
 
 function regexProblem(pattern: string, flags: string | undefined): string | null {
   try {
