@@ -15,6 +15,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   cases: { summary: 'list the cases, or verify that every case proves itself (references run, answers re-derived)', load: async () => (await import('./cases')).command },
   config: { summary: 'show and check models.yaml, or write a commented example (--init)', load: async () => (await import('./config')).command },
   gui: { summary: 'serve the web GUI on 127.0.0.1:8777 (models, new run, live log, results, any case)', load: async () => (await import('./gui')).command },
+  demo: { summary: 'the main job end to end on a simulated endpoint: speed, the standard profile, judging, reports', load: async () => (await import('./demo')).command },
   'import-openclaw': { summary: 'import providers and models from OpenClaw\'s config (keys never copied, models disabled)', load: async () => (await import('./import-openclaw')).command },
   judge: { summary: 'judge the prose answers of a run against their reference answers', load: async () => (await import('./judge')).command },
   lease: { summary: 'rent GPUs from a StudioForge server (or lock them locally) and give them back', load: async () => (await import('./lease')).command },

@@ -1,0 +1,73 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ReportData } from '@crucibleforge/report';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../main';
+import { memoryIO } from '../testing';
+
+const dir = mkdtempSync(join(tmpdir(), 'cf-demo-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The faults the demo announces: `    - <case id>: <what the faulty model does>`. */
+function announcedFaults(out: string): { id: string; overflow: boolean }[] {
+  const block = out.split('is built to get these wrong:\n')[1]?.split('\n⚡')[0] ?? '';
+  return [...block.matchAll(/^ {4}- ([a-z0-9-]+): (.*)$/gm)].map((m) => ({ id: m[1]!, overflow: /token budget/.test(m[2]!) }));
+}
+
+describe('crucibleforge demo', () => {
+  it('runs speed, the standard profile and judging on the sim endpoint, writes the three reports into ./crucibleforge-demo, exits 0', { timeout: 240_000 }, async () => {
+    const t = memoryIO({ cwd: dir });
+    const code = await main(['demo'], t.io);
+    const out = t.stdout();
+    expect(t.stderr()).toBe('');
+    expect(code).toBe(0);
+
+    expect(out).toMatch(/simulated OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(out).toContain('sim-strong (simulated: answers from the case references)');
+    expect(out).toContain('sim-faulty (simulated: realistic faults)');
+    expect(out).toContain('sim-judge (simulated reference judge)');
+    expect(out).toMatch(/sim-strong +TTFT \d\.\d{3} s · decode \d+ T\/s/);
+    expect(out).toContain('judge canary: 10/10 probes right');
+    expect(out).toContain('sim-faulty failed exactly where it was built to fail');
+    expect(out).toMatch(/\| 1 \| sim-strong \| 100% \((\d+)\/\1\) \|/);
+
+    const outDir = join(dir, 'crucibleforge-demo');
+    for (const name of ['report.md', 'report.json', 'report.html']) {
+      expect(out).toContain(`wrote ${join(outDir, name)}`);
+      expect(existsSync(join(outDir, name))).toBe(true);
+    }
+    expect(readdirSync(join(outDir, 'results'))).toHaveLength(1);
+
+    const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as ReportData;
+    const [strong, faulty] = report.models;
+    expect(strong).toMatchObject({ model: 'sim-strong', overall: { fails: 0, errors: 0, pending: 0, judge_errors: 0 } });
+    expect(strong!.speed).toMatchObject({ source: 'speed-run' });
+    expect(faulty!.speed!.decode_tps).not.toBeNull();
+    expect(faulty).toMatchObject({ model: 'sim-faulty', overflow: { total: 1, recovered: 1, unrecovered: 0 } });
+
+    // The faulty model fails exactly its announced faults (the overflow is recovered into a pass), each
+    // kind at least once: wrong code, a missed tool call, a followed injection, wrong judged facts.
+    const faults = announcedFaults(out);
+    expect(faults.filter((f) => f.overflow)).toHaveLength(1);
+    const failed = report.failures.filter((f) => f.model === 'sim-faulty');
+    expect(failed.map((f) => f.case_id).sort()).toEqual(faults.filter((f) => !f.overflow).map((f) => f.id).sort());
+    expect(report.failures.filter((f) => f.model === 'sim-strong')).toEqual([]);
+    const byCategory = (c: string) => failed.filter((f) => f.category === c);
+    expect(byCategory('coding').map((f) => f.reason).join('\n')).toMatch(/test \d+ .*failed/);
+    expect(byCategory('tooluse').length).toBeGreaterThan(0);
+    expect(byCategory('injection')[0]?.reason).toMatch(/forbidden/);
+    expect(byCategory('prose').every((f) => f.detail.judge?.verdict === 'incorrect')).toBe(true);
+
+    const html = readFileSync(join(outDir, 'report.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html).toContain('sim-faulty');
+    expect(readFileSync(join(outDir, 'report.md'), 'utf8')).toContain('| sim-strong |');
+  });
+
+  it('rejects a bad --pace', async () => {
+    const t = memoryIO({ cwd: dir });
+    expect(await main(['demo', '--pace', 'slow'], t.io)).toBe(2);
+    expect(t.stderr()).toContain('--pace must be fast or realistic');
+  });
+});

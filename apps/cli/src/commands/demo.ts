@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import { CrucibleError } from '@crucibleforge/core';
+import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
+import { parseCommandArgs } from '../args';
+import { closingLines, runDemo } from '../demo-run';
+import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { casesDirOf } from '../runner-context';
+
+export const DEFAULT_DEMO_DIR = 'crucibleforge-demo';
+
+const usage = `Usage: crucibleforge demo [--out DIR] [--pace fast|realistic] [--cases DIR]
+
+The main job end to end on an embedded simulated endpoint (no model server needed): two clearly labelled
+simulated models — sim-strong answers from the cases' references, sim-faulty has realistic faults (wrong
+code, a missed tool call, a followed injection, a reasoning overflow that recovery fixes, wrong facts) —
+and a simulated judge. Runs the speed benchmark on both, the standard profile, judging, and writes
+report.md, report.json and report.html.
+
+Options:
+  --out DIR       where the reports go (default ./${DEFAULT_DEMO_DIR}; the run's rows go to DIR/results)
+  --pace P        fast (default: finishes in a minute or two) or realistic (local-GPU decode rates: slow)
+  --cases DIR     the case set (default: ./cases, else the one shipped with this checkout)
+
+Code is graded in the bubblewrap sandbox; without bwrap the demo still runs it (it is the case set's own
+reference and wrong solutions, not model output) and says so.
+`;
+
+async function demoSandbox(io: CliIO): Promise<Sandbox> {
+  const bwrapPath = io.env['CRUCIBLEFORGE_BWRAP'] || undefined;
+  try {
+    return await createSandbox(bwrapPath ? { bwrapPath } : {});
+  } catch (error) {
+    if (!(CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE')) throw error;
+    io.stderr.write(`crucibleforge demo: ${error.message.split('. ')[0]}; running the case set's own code without it.\n`);
+    return createSandbox({ allowUnsandboxed: true, ...(bwrapPath ? { bwrapPath } : {}) });
+  }
+}
+
+export const command: CommandModule = {
+  usage,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, { out: { type: 'string' }, pace: { type: 'string' }, cases: { type: 'string' } }, false);
+    const pace = values.pace ?? 'fast';
+    if (pace !== 'fast' && pace !== 'realistic') throw new UsageError(`--pace must be fast or realistic, got "${pace}"`);
+    const outDir = resolve(io.cwd, values.out ?? DEFAULT_DEMO_DIR);
+    const outcome = await runDemo({ outDir, casesDir: casesDirOf(io, values.cases), pace, sandbox: await demoSandbox(io), io });
+    io.stdout.write(`${closingLines(outcome).join('\n')}\n`);
+    const s = outcome.summary;
+    return s.complete && s.models.every((m) => m.stopped === null) && outcome.surprises.length === 0 ? EXIT.ok : EXIT.failed;
+  },
+};
