@@ -174,5 +174,9 @@ describe('bench-llm against the sim endpoint', { timeout: 60_000 }, () => {
     expect(await main(['bench-llm', 'm', '--api-key-env', 'NOPE_NOT_SET'], t.io)).toBe(2);
     expect(t.stderr()).toContain('NOPE_NOT_SET: that environment variable is not set');
     expect(await main(['bench-llm', 'm', '--kind', 'tgi'], t.io)).toBe(2);
+    expect(await main(['bench-llm', 'm', '--bandwidth-gbs', 'zero'], t.io)).toBe(2);
+    expect(t.stderr()).toContain('--bandwidth-gbs must be a positive number');
+    expect(await main(['bench-llm', 'm', '--gguf', join(home, 'missing.gguf')], t.io)).toBe(2);
+    expect(t.stderr()).toContain('--gguf: cannot read GGUF file');
   });
 });

@@ -1,7 +1,18 @@
+import { resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
 import { applyProfile, findProfile, loadCases, loadProfiles, materializeCase, type MaterializedCase } from '@crucibleforge/cases';
 import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
-import { createTimedCompleter, listModelMetadata, PROVIDER_KINDS, runSpeedBenchmark, type ModelInfo, type ProviderKind, type SpeedReport } from '@crucibleforge/timing';
+import {
+  createTimedCompleter,
+  listModelMetadata,
+  PROVIDER_KINDS,
+  readGgufInfo,
+  runSpeedBenchmark,
+  type GgufInfo,
+  type ModelInfo,
+  type ProviderKind,
+  type SpeedReport,
+} from '@crucibleforge/timing';
 import { parseCommandArgs } from '../args';
 import { runTests, type TestResult } from '../bench-llm-ability';
 import { checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
@@ -31,6 +42,9 @@ Options:
   --quick               a smoke run: one speed prompt, fewer rounds, then the tests
   --speed-only          speed only; no model-written code is run
   --allow-unsandboxed   run the code test without bubblewrap when it is unavailable
+  --gguf FILE           the model's GGUF file: size, quantisation and exact weights for the roofline
+  --gpu NAME            the GPU/APU serving it, for the plausibility roofline (e.g. "RX 7900 XTX")
+  --bandwidth-gbs N     its memory bandwidth in GB/s (instead of --gpu)
   --out DIR             write <model>-<date>.json into DIR instead of ~/benchmarks
   --json FILE           write the results to exactly this file
   --cases DIR           the case set (default: ./cases, else the one shipped with this checkout)
@@ -53,7 +67,30 @@ const options = {
   cases: { type: 'string' },
   list: { type: 'boolean', default: false },
   check: { type: 'boolean', default: false },
+  gguf: { type: 'string' },
+  gpu: { type: 'string' },
+  'bandwidth-gbs': { type: 'string' },
 } as const;
+
+type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
+
+/** --gguf, --gpu and --bandwidth-gbs: what the plausibility roofline knows about the hardware and weights. */
+async function hardware(values: Values, cwd: string): Promise<{ gguf: GgufInfo | null; gpu: string | null; bandwidthGbs: number | null }> {
+  let bandwidthGbs: number | null = null;
+  if (values['bandwidth-gbs'] !== undefined) {
+    bandwidthGbs = Number(values['bandwidth-gbs']);
+    if (!Number.isFinite(bandwidthGbs) || bandwidthGbs <= 0) throw new UsageError(`--bandwidth-gbs must be a positive number, got "${values['bandwidth-gbs']}"`);
+  }
+  let gguf: GgufInfo | null = null;
+  if (values.gguf !== undefined) {
+    try {
+      gguf = await readGgufInfo(resolve(cwd, values.gguf));
+    } catch (error) {
+      throw new UsageError(`--gguf: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { gguf, gpu: values.gpu ?? null, bandwidthGbs };
+}
 
 function endpointOptions(values: { 'base-url'?: string | undefined; 'api-key-env'?: string | undefined; kind?: string | undefined }, model: string | undefined, io: CliIO): EndpointOptions {
   const baseUrl = (values['base-url'] ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -92,14 +129,15 @@ async function openSandbox(allowUnsandboxed: boolean, bwrapPath: string | undefi
   }
 }
 
-async function benchmark(model: string, values: ReturnType<typeof parseCommandArgs<typeof options>>['values'], io: CliIO): Promise<number> {
+async function benchmark(model: string, values: Values, io: CliIO): Promise<number> {
   const o = endpointOptions(values, model, io);
+  const hw = await hardware(values, io.cwd);
   const paint = paintFor(io.stdout.isTTY, io.env);
   const say = (lines: string[]) => io.stdout.write(`${lines.join('\n')}\n`);
   const started = new Date();
   const meta = await listModelMetadata(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), model }).catch(() => null);
   const info: ModelInfo | null = meta?.models.find((m) => m.id === model) ?? null;
-  say(header(model, info?.size_bytes ?? null, info?.quantization ?? null));
+  say(header(model, hw.gguf?.file_size_bytes ?? info?.size_bytes ?? null, hw.gguf?.quantization ?? info?.quantization ?? null));
 
   let speed: SpeedReport;
   try {
@@ -109,6 +147,9 @@ async function benchmark(model: string, values: ReturnType<typeof parseCommandAr
       providerKind: o.providerKind,
       ...(o.apiKey ? { apiKey: o.apiKey } : {}),
       ...(values.quick ? { prompts: ['short'], runs: 2, warmup: 1 } : { runs: 3, warmup: 1 }),
+      gguf: hw.gguf,
+      gpu: hw.gpu,
+      bandwidthGbs: hw.bandwidthGbs,
       signal: io.signal,
     });
   } catch (error) {
