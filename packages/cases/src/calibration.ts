@@ -12,7 +12,13 @@ export const CALIBRATION_RUN_LIMIT_MS = 60_000;
 export interface Calibration {
   case_id: string;
   seed: number | null;
+  /**
+   * The reference's measured wall time on this host — the limit is based on it, so a slow or busy host
+   * gets a proportionally longer limit (graded code runs under the same conditions).
+   */
   reference_ms: number;
+  reference_wall_ms: number;
+  reference_cpu_ms: number | null;
   multiple: number;
   floor_ms: number;
   limit_ms: number;
@@ -30,7 +36,16 @@ export function calibratedLimit(referenceMs: number, grader: GraderOf<'code'>): 
 export async function calibrateCase(concrete: ConcreteCase, sandbox: Sandbox, signal?: AbortSignal): Promise<Calibration> {
   const grader = concrete.grader as GraderOf<'code'>;
   const result = await runCodeTests(grader, concrete.reference.solution ?? '', sandbox, CALIBRATION_RUN_LIMIT_MS, signal);
-  return { case_id: concrete.id, seed: concrete.seed, reference_ms: result.wall_ms, reference_passed: result.passed, ...calibratedLimit(result.wall_ms, grader) };
+  const basis = result.wall_ms;
+  return {
+    case_id: concrete.id,
+    seed: concrete.seed,
+    reference_ms: basis,
+    reference_wall_ms: result.wall_ms,
+    reference_cpu_ms: result.cpu_ms,
+    reference_passed: result.passed,
+    ...calibratedLimit(basis, grader),
+  };
 }
 
 const cache = new WeakMap<Sandbox, Map<string, Promise<Calibration>>>();

@@ -193,7 +193,7 @@ async function verify(args: string[], io: CliIO): Promise<number> {
         if (!r.ok) {
           io.stdout.write(`FAIL ${r.id} (${r.file})\n${r.problems.map((p) => `  - ${p}\n`).join('')}`);
         } else if (values.verbose) {
-          io.stdout.write(`ok   ${r.id}\n`);
+          io.stdout.write(`ok   ${r.id} (${(r.elapsed_ms / 1000).toFixed(1)} s)\n`);
         }
         if (values.verbose) for (const w of r.warnings) io.stdout.write(`  warning: ${w}\n`);
       },
@@ -206,6 +206,10 @@ async function verify(args: string[], io: CliIO): Promise<number> {
     throw error;
   }
   const seconds = (performance.now() - started) / 1000;
+  if (values.verbose && report.results.length > 1) {
+    const slow = [...report.results].sort((a, b) => b.elapsed_ms - a.elapsed_ms).slice(0, 5);
+    io.stdout.write(`slowest: ${slow.map((r) => `${r.id} ${(r.elapsed_ms / 1000).toFixed(1)} s`).join(', ')}\n`);
+  }
   if (values.json) await writeFile(resolve(io.cwd, values.json), `${JSON.stringify(report, null, 2)}\n`);
   io.stdout.write(`${formatVerifySummary(report)}\n`);
   io.stdout.write(`verified in ${seconds.toFixed(1)} s${values.json ? `; report written to ${resolve(io.cwd, values.json)}` : ''}\n`);

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '@crucibleforge/core';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { grade } from '../grade';
 import { materializeCase, verifySeeds, type MaterializedCase } from '../materialize';
@@ -99,7 +100,8 @@ async function verifySeed(loaded: LoadedCase, seed: number | null, getSandbox: S
 }
 
 /** Verifies one case over its seeds. Sandbox failures (infrastructure) propagate; everything else is a problem. */
-export async function verifyCase(loaded: LoadedCase, getSandbox: SandboxGetter, signal?: AbortSignal): Promise<CaseVerifyResult> {
+export async function verifyCase(loaded: LoadedCase, getSandbox: SandboxGetter, signal?: AbortSignal, clock: Clock = systemClock): Promise<CaseVerifyResult> {
+  const started = clock.now();
   const seeds = loaded.seeded ? verifySeeds(loaded.def) : [null];
   const r: CaseVerifyResult = {
     id: loaded.def.id,
@@ -115,8 +117,10 @@ export async function verifyCase(loaded: LoadedCase, getSandbox: SandboxGetter, 
     negative_controls: 0,
     haystacks: 0,
     calibrations: [],
+    elapsed_ms: 0,
   };
   for (const seed of seeds) await verifySeed(loaded, seed, getSandbox, r, signal);
   r.ok = r.problems.length === 0;
+  r.elapsed_ms = Math.round(clock.now() - started);
   return r;
 }

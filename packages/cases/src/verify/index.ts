@@ -24,7 +24,7 @@ export async function verifyCases(cases: LoadedCase[], options: VerifyOptions = 
     while (next < cases.length) {
       if (options.signal?.aborted) throw options.signal.reason;
       const i = next++;
-      const r = await verifyCase(cases[i]!, getSandbox, options.signal);
+      const r = await verifyCase(cases[i]!, getSandbox, options.signal, options.clock);
       results[i] = r;
       options.onResult?.(r);
     }

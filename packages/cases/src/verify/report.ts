@@ -1,3 +1,4 @@
+import type { Clock } from '@crucibleforge/core';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import type { Calibration } from '../calibration';
 
@@ -18,6 +19,8 @@ export interface CaseVerifyResult {
   haystacks: number;
   /** Complexity-enforcing code cases: the host-calibrated limit per seed. */
   calibrations: Calibration[];
+  /** Wall time spent verifying this case (to find the slow ones). */
+  elapsed_ms: number;
 }
 
 /** The whole report; the JSON written by `cases verify --json` (held-out checks read these names). */
@@ -42,6 +45,8 @@ export interface VerifyOptions {
   signal?: AbortSignal;
   /** Called as each case finishes (progress). */
   onResult?: (result: CaseVerifyResult) => void;
+  /** For elapsed_ms (default: the system clock). */
+  clock?: Clock;
 }
 
 export function formatVerifySummary(r: Pick<VerifyReport, 'checked' | 'problems' | 'executed' | 'rederived' | 'negative_controls' | 'haystacks'>): string {
