@@ -74,18 +74,32 @@ describe('crucibleforge cases list', () => {
     expect(rows.find((r) => r.id === 'math-digit-sum-power')).toMatchObject({ seeded: false });
   });
   it('filters by profile and category; the table ends with counts', async () => {
+    const dir = await casesDir('listing', {
+      'instruct/a.yaml': INSTRUCT,
+      'tooluse/b.yaml': TOOL,
+      'profiles/tools.yaml': 'name: tools\ninclude: [{categories: [tooluse]}]\n',
+      'profiles/full.yaml': 'name: full\ninclude: [{all: true}]\n',
+    });
     const t = memoryIO({ cwd: tmp });
-    expect(await main(['cases', 'list', '--cases', REAL_CASES, '--profile', 'chat', '--category', 'prose'], t.io)).toBe(0);
-    expect(t.stdout()).toContain('prose-retry-storm');
-    expect(t.stdout()).not.toContain('math-');
-    expect(t.stdout()).toMatch(/\n\d+ cases \(prose \d+\)/);
+    expect(await main(['cases', 'list', '--cases', dir, '--profile', 'full', '--category', 'tooluse'], t.io)).toBe(0);
+    expect(t.stdout()).toContain('tooluse-lookup');
+    expect(t.stdout()).not.toContain('instruct-three-words');
+    expect(t.stdout()).toMatch(/\n1 cases \(tooluse 1\); easy 1; 0 seeded\n$/);
+    const p = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'list', '--cases', dir, '--profile', 'tools', '--json'], p.io)).toBe(0);
+    expect((JSON.parse(p.stdout()) as { id: string }[]).map((r) => r.id)).toEqual(['tooluse-lookup']);
   });
-  it('an unknown profile or category exits 2 naming the valid ones', async () => {
-    const t = memoryIO({ cwd: REPO });
-    expect(await main(['cases', 'list', '--profile', 'standrd'], t.io)).toBe(2);
-    expect(t.stderr()).toMatch(/unknown profile "standrd"; valid profiles: .*standard/);
-    const u = memoryIO({ cwd: REPO });
-    expect(await main(['cases', 'list', '--category', 'poetry'], u.io)).toBe(2);
+  it('an unknown profile, profile id or category exits 2 naming the valid ones', async () => {
+    const dir = await casesDir('profiles', { 'instruct/a.yaml': INSTRUCT, 'profiles/standard.yaml': 'name: standard\ninclude: [{all: true}]\n' });
+    const t = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'list', '--cases', dir, '--profile', 'standrd'], t.io)).toBe(2);
+    expect(t.stderr()).toContain('unknown profile "standrd"; valid profiles: standard');
+    const badIds = await casesDir('profile-ids', { 'instruct/a.yaml': INSTRUCT, 'profiles/p.yaml': 'name: p\ninclude: [{ids: [instruct-three-wrds]}]\n' });
+    const v = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'list', '--cases', badIds], v.io)).toBe(2);
+    expect(v.stderr()).toContain('profile "p": unknown case id "instruct-three-wrds" (closest: instruct-three-words)');
+    const u = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'list', '--cases', dir, '--category', 'poetry'], u.io)).toBe(2);
     expect(u.stderr()).toContain('--category must be one of coding, math');
   });
   it('malformed YAML and schema errors exit 2 with file:line:column, nothing loaded', async () => {
@@ -134,8 +148,9 @@ describe('crucibleforge cases verify', () => {
       () => true,
       () => false,
     );
-    const t = memoryIO({ cwd: REPO });
-    const code = await main(['cases', 'verify', 'coding-merge-bookings', '-v'], t.io);
+    const dir = await casesDir('real-code', { 'coding/coding-merge-bookings.yaml': await readFile(join(REAL_CASES, 'coding', 'coding-merge-bookings.yaml'), 'utf8') });
+    const t = memoryIO({ cwd: tmp });
+    const code = await main(['cases', 'verify', '--cases', dir, 'coding-merge-bookings', '-v'], t.io);
     if (!available) {
       expect(code).toBe(3);
       return;
