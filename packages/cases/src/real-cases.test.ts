@@ -43,5 +43,5 @@ describe('the real cases/ directory', () => {
     expect(report.rederived).toBeGreaterThan(0);
     expect(report.negative_controls).toBeGreaterThan(0);
     expect(report.haystacks).toBeGreaterThan(0);
-  }, 240_000);
+  }, 600_000);
 });
