@@ -5,13 +5,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SpeedSummary } from '@crucibleforge/core';
-import { applyProfile, findProfile, loadCases, loadProfiles, materializeCase, type MaterializedCase } from '@crucibleforge/cases';
 import { createDemoModels, type DemoModels, type DemoPace } from '@crucibleforge/demo';
 import { buildReport, renderReportFiles, renderSummaryTable } from '@crucibleforge/report';
 import { configSchema, createRun, judgeRun, loadRun, summarizeRun, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { runSpeedBenchmark, type SpeedReport } from '@crucibleforge/timing';
+import { profileCases } from './bench-llm-suite';
 import type { CliIO } from './io';
 import { VERSION } from './main';
 import { formatDuration } from './runner-context';
@@ -37,15 +37,6 @@ export interface DemoOutcome {
   /** The faulty model's id. */
   faulty: string;
   seconds: number;
-}
-
-async function standardCases(casesDir: string, sandbox: Sandbox): Promise<MaterializedCase[]> {
-  const loaded = await loadCases(casesDir);
-  if (!loaded.ok) throw new Error(`the cases in ${casesDir} do not load (crucibleforge cases verify)`);
-  const profiles = await loadProfiles(casesDir);
-  if (!profiles.ok) throw new Error(`the profiles in ${casesDir} do not load (crucibleforge cases verify)`);
-  const chosen = applyProfile(findProfile(profiles.profiles, DEMO_PROFILE), loaded.cases);
-  return Promise.all(chosen.map((c) => materializeCase(c.def, DEMO_SEED, c.def.derive ? { sandbox } : {})));
 }
 
 /**
@@ -95,7 +86,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
   const { io } = o;
   const say = (text = '') => io.stdout.write(`${text}\n`);
   const started = performance.now();
-  const cases = await standardCases(o.casesDir, o.sandbox);
+  const cases = await profileCases(o.casesDir, DEMO_PROFILE, DEMO_SEED, o.sandbox);
   const demo = await createDemoModels({ cases, pace: o.pace });
   const sim = await startSimEndpoint({ models: demo.models, port: 0, host: '127.0.0.1' });
   try {

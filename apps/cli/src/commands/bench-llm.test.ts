@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { applyProfile, findProfile, loadCases, loadProfiles, materializeCase } from '@crucibleforge/cases';
 import { createDemoModels, type PlannedFault } from '@crucibleforge/demo';
+import { detectSandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BenchLlmResults } from '../bench-llm-results';
@@ -13,10 +14,13 @@ import { memoryIO } from '../testing';
 const CASES = fileURLToPath(new URL('../../../../cases', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'cf-bench-llm-'));
 let sim: SimEndpoint;
+/** Where bubblewrap is missing, the code test still runs (it is the case set's own code, served by the sim). */
+let sandboxArgs: string[] = [];
 
 const fault = (case_id: string, kind: PlannedFault['kind']): PlannedFault => ({ case_id, kind, description: kind, expect_fail: kind !== 'overflow' });
 
 beforeAll(async () => {
+  sandboxArgs = (await detectSandbox()).available ? [] : ['--allow-unsandboxed'];
   const loaded = await loadCases(CASES);
   const profiles = await loadProfiles(CASES);
   if (!loaded.ok || !profiles.ok) throw new Error('the case set does not load');
@@ -45,7 +49,8 @@ afterAll(async () => {
 
 async function bench(args: string[], env: Record<string, string> = {}) {
   const t = memoryIO({ env: { HOME: home, ...env }, cwd: home });
-  const code = await main(['bench-llm', ...args, '--base-url', sim.url], t.io);
+  const extra = env['CRUCIBLEFORGE_BWRAP'] || args.includes('--check') || args.includes('--list') ? [] : sandboxArgs;
+  const code = await main(['bench-llm', ...args, ...extra, '--base-url', sim.url], t.io);
   return { code, out: t.stdout(), err: t.stderr() };
 }
 
@@ -60,7 +65,7 @@ function savedFile(out: string): BenchLlmResults {
 describe('bench-llm against the sim endpoint', { timeout: 60_000 }, () => {
   it('a strong model scores 5/5 and 3/3; the JSON file has every raw timing and response', async () => {
     const { code, out, err } = await bench(['sim-strong']);
-    expect(err).toBe('');
+    expect(err.replace(/^bench-llm: WARNING: bwrap is unavailable.*\n/, '')).toBe('');
     expect(code).toBe(0);
     expect(out).toContain('bench-llm — Benchmarking: sim-strong');
     expect(out).toMatch(/⚡ SPEED BENCHMARKS\n {4}short_50 {4}TPS: mean=\d+\.\d {2,}TTFT: mean=\d\.\d{3}s {2,}TTFT content: mean=/);
@@ -165,6 +170,15 @@ describe('bench-llm against the sim endpoint', { timeout: 60_000 }, () => {
     const dead = await main(['bench-llm', '--check', '--base-url', 'http://127.0.0.1:9/v1'], t.io);
     expect(dead).toBe(1);
     expect(t.stdout()).toContain('✗ endpoint http://127.0.0.1:9/v1: no answer from /models');
+  });
+
+  it('a case set that does not load is named, file and line, with exit 2', async () => {
+    const broken = join(home, 'broken-cases');
+    mkdirSync(join(broken, 'math'), { recursive: true });
+    writeFileSync(join(broken, 'math', 'math-bad.yaml'), 'id: math-bad\ntitle: [unclosed\n');
+    const { code, err } = await bench(['sim-strong', '--quick', '--cases', broken, '--out', join(home, 'broken')]);
+    expect(code).toBe(2);
+    expect(err).toMatch(/the cases in .*broken-cases do not load[\s\S]*math\/math-bad\.yaml:\d+/);
   });
 
   it('bad arguments are usage errors', async () => {

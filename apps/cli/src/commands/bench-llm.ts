@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
-import { applyProfile, findProfile, loadCases, loadProfiles, materializeCase, type MaterializedCase } from '@crucibleforge/cases';
+import type { MaterializedCase } from '@crucibleforge/cases';
 import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import {
   createTimedCompleter,
@@ -18,9 +18,10 @@ import { runTests, type TestResult } from '../bench-llm-ability';
 import { checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
 import { ABILITY_TITLE, abilityScoreLine, AGENT_TITLE, agentScoreLine, dotWidth, header, paintFor, speedSection, testLines } from '../bench-llm-render';
 import { buildResults, resultsPath, shortPath, writeResults } from '../bench-llm-results';
+import { profileCases } from '../bench-llm-suite';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
-import { casesDirOf } from '../runner-context';
+import { casesDirOf, withRunnerErrors } from '../runner-context';
 
 export const DEFAULT_BASE_URL = 'http://localhost:1234/v1';
 /** The classic suite is the `quick` profile of the case set, materialised with this seed. */
@@ -108,12 +109,7 @@ function endpointOptions(values: { 'base-url'?: string | undefined; 'api-key-env
 
 /** The classic suite: the quick profile's cases, materialised; ability tests first, agent tests apart. */
 async function loadSuite(casesDir: string, sandbox: Sandbox | null): Promise<{ ability: MaterializedCase[]; agent: MaterializedCase[] }> {
-  const loaded = await loadCases(casesDir);
-  if (!loaded.ok) throw new CrucibleError('CASES_INVALID', `the cases in ${casesDir} do not load (crucibleforge cases verify): ${loaded.problems.length} problems`);
-  const profiles = await loadProfiles(casesDir);
-  if (!profiles.ok) throw new CrucibleError('CASES_INVALID', `the profiles in ${casesDir} do not load (crucibleforge cases verify)`);
-  const chosen = applyProfile(findProfile(profiles.profiles, PROFILE), loaded.cases);
-  const cases = await Promise.all(chosen.map((c) => materializeCase(c.def, SEED, c.def.derive && sandbox ? { sandbox } : {})));
+  const cases = await profileCases(casesDir, PROFILE, SEED, sandbox);
   return { ability: cases.filter((c) => c.category !== 'agent'), agent: cases.filter((c) => c.category === 'agent') };
 }
 
@@ -220,6 +216,6 @@ export const command: CommandModule = {
     if (values.check) return checkSetup(endpointOptions(values, model, io), io, paintFor(io.stdout.isTTY, io.env));
     if (!model) throw new UsageError('name the model to benchmark (bench-llm --list shows what the endpoint has)');
     if (values.json && values.out) throw new UsageError('give --out DIR or --json FILE, not both');
-    return benchmark(model, values, io);
+    return withRunnerErrors(io, 'bench-llm', () => benchmark(model, values, io));
   },
 };

@@ -4,7 +4,7 @@ import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import { parseCommandArgs } from '../args';
 import { closingLines, runDemo } from '../demo-run';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
-import { casesDirOf } from '../runner-context';
+import { casesDirOf, withRunnerErrors } from '../runner-context';
 
 export const DEFAULT_DEMO_DIR = 'crucibleforge-demo';
 
@@ -43,9 +43,11 @@ export const command: CommandModule = {
     const pace = values.pace ?? 'fast';
     if (pace !== 'fast' && pace !== 'realistic') throw new UsageError(`--pace must be fast or realistic, got "${pace}"`);
     const outDir = resolve(io.cwd, values.out ?? DEFAULT_DEMO_DIR);
-    const outcome = await runDemo({ outDir, casesDir: casesDirOf(io, values.cases), pace, sandbox: await demoSandbox(io), io });
-    io.stdout.write(`${closingLines(outcome).join('\n')}\n`);
-    const s = outcome.summary;
-    return s.complete && s.models.every((m) => m.stopped === null) && outcome.surprises.length === 0 ? EXIT.ok : EXIT.failed;
+    return withRunnerErrors(io, 'demo', async () => {
+      const outcome = await runDemo({ outDir, casesDir: casesDirOf(io, values.cases), pace, sandbox: await demoSandbox(io), io });
+      io.stdout.write(`${closingLines(outcome).join('\n')}\n`);
+      const s = outcome.summary;
+      return s.complete && s.models.every((m) => m.stopped === null) && outcome.surprises.length === 0 ? EXIT.ok : EXIT.failed;
+    });
   },
 };
