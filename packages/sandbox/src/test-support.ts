@@ -1,5 +1,5 @@
 /** Helpers shared by the attack tests (not exported from the package). */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { detectSandbox } from './detect';
@@ -13,15 +13,16 @@ export function py(sandbox: Sandbox, source: string, extra: Partial<SandboxRunRe
 }
 
 /** Command lines of every host process (as seen from the test, outside the sandbox). */
-export async function hostCommandLines(): Promise<{ pid: number; cmdline: string; uid: number }[]> {
-  const found: { pid: number; cmdline: string; uid: number }[] = [];
+export async function hostCommandLines(): Promise<{ pid: number; cmdline: string; uid: number; pidns: string }[]> {
+  const found: { pid: number; cmdline: string; uid: number; pidns: string }[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ');
       const status = await readFile(`/proc/${entry}/status`, 'utf8');
       const uid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
-      found.push({ pid: Number(entry), cmdline, uid });
+      const pidns = await readlink(`/proc/${entry}/ns/pid`).catch(() => '');
+      found.push({ pid: Number(entry), cmdline, uid, pidns });
     } catch {
       // exited while we looked
     }
