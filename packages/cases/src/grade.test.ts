@@ -3,12 +3,12 @@ import { cachedCalibration } from './calibration';
 import { grade } from './grade';
 import { parseCaseFile } from './loader';
 import { contextSkip, materializeCase } from './materialize';
-import { testSandbox } from './test-sandbox';
+import { sandboxFor, testSandbox } from './test-sandbox';
 
 async function concrete(yaml: string, category: string) {
   const r = parseCaseFile(yaml, `${category}/x.yaml`);
   if (!r.cases[0]) throw new Error(JSON.stringify(r.problems));
-  return materializeCase(r.cases[0].def, null, { sandbox: (await testSandbox()) ?? undefined });
+  return materializeCase(r.cases[0].def, null, { sandbox: (await testSandbox()).sandbox ?? undefined });
 }
 
 const JUDGED = `id: prose-x\ntitle: x y z\ncategory: prose\ndifficulty: easy\nprompt: Explain tides.\nmax_tokens: 100\ngrader: { type: judge, focus: mention the moon }\nreference: { answer: "The moon's gravity pulls the oceans.", facts: [the moon's gravity] }\n`;
@@ -34,9 +34,8 @@ describe('grade dispatch', () => {
     expect(contextSkip(c, 32768)).toBeNull();
     expect(contextSkip(c, null)).toBeNull();
   });
-  it('complexity cases calibrate once per sandbox when no limit is given', async () => {
-    const sandbox = await testSandbox();
-    if (!sandbox) return;
+  it('complexity cases calibrate once per sandbox when no limit is given', async (ctx) => {
+    const sandbox = await sandboxFor(ctx);
     const tests = Array.from({ length: 8 }, (_, i) => `    - { call: "f(${i})", expect: ${i} }`).join('\n');
     const c = await concrete(
       `id: coding-x\ntitle: x y z\ncategory: coding\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader:\n  type: code\n  language: python\n  function: f\n  complexity: { floor_s: 1.5 }\n  tests:\n${tests}\nreference: { solution: "def f(x): return x" }\nverify:\n  wrong_solutions: [{ why: slow, too_slow: true, code: "def f(x): return x" }]\n`,

@@ -52,7 +52,7 @@ async function dispatch(c: ConcreteCase, input: GradeInput, ctx: GradeContext): 
         : { status: 'pass', reason: `all ${r.results.length} checks passed`, score, details: { checks: r.results } };
     }
     case 'tool_calls':
-      return gradeToolCalls(g, input);
+      return gradeToolCalls(g, input, c.tools.map((t) => t.function.name));
     case 'judge': {
       if (!stripThinking(content)) return { status: 'fail', reason: 'empty reply' };
       return {

@@ -19,7 +19,7 @@ export { caseRevision, canonicalJson, QUESTION_FIELDS } from './revision';
 
 // Seeds, materialisation, haystacks
 export { caseSeed, drawParams, prng, hash32 } from './prng';
-export { materializeCase, contextSkip, isSeeded, verifySeeds, runDerive, toToolDefinition, DEFAULT_VERIFY_SEEDS } from './materialize';
+export { materializeCase, fillCase, contextSkip, isSeeded, verifySeeds, runDerive, toToolDefinition, DEFAULT_VERIFY_SEEDS } from './materialize';
 export type { MaterializedCase, MaterializeOptions, DeriveOutput } from './materialize';
 export { fillTemplate, placeholders } from './template';
 export { buildHaystack, estimateTokens } from './haystack/build';

@@ -53,6 +53,15 @@ describe('parseCaseFile', () => {
     expect(lines).toContain('math/m.yaml:7:13: max_tokens: Invalid input: expected number, received string');
     expect(lines).toContain('math/m.yaml:10:3: grader.tolerence: unknown field');
   });
+  it('hints that a value with a comma inside { … } must be quoted', () => {
+    const text = GOOD.replace('grader:\n  type: number', 'grader:\n  type: checks\n  checks:\n    - { check: required_words, words: [boil], label: times, and boil }').replace('  answer: 5', '  reply: boil');
+    expect(parseCaseFile(text, 'math/m.yaml').problems.map(formatProblem)).toEqual([
+      'math/m.yaml:11:61: grader.checks[0].and boil: unknown field; inside { … } a comma ends a value, so quote a value that contains a comma: label: "times, and boil"',
+    ]);
+    // a genuinely unknown field with a value (or in a block map) keeps the plain message
+    const plain = GOOD.replace('grader:\n  type: number', 'grader:\n  type: checks\n  checks:\n    - { check: required_words, words: [boil], lable: times }').replace('  answer: 5', '  reply: boil');
+    expect(parseCaseFile(plain, 'math/m.yaml').problems.map(formatProblem)).toEqual(['math/m.yaml:11:47: grader.checks[0].lable: unknown field']);
+  });
   it('names the failing branch of a grader union', () => {
     const text = GOOD.replace('type: number', 'type: nmber');
     expect(parseCaseFile(text, 'math/m.yaml').problems.map(formatProblem)[0]).toMatch(/^math\/m\.yaml:9:\d+: grader\.type: Invalid discriminator value/);
@@ -100,6 +109,28 @@ describe('loadCases', () => {
     const dir = await casesDir({ 'math/two.yaml': `${GOOD}---\n${GOOD.replace('small-sum', 'second')}` });
     const r = await loadCases(dir);
     expect(r.ok && r.cases.map((c) => c.def.id)).toEqual(['math-second', 'math-small-sum']);
+  });
+});
+
+describe('array matchers', () => {
+  const TOOL = `id: tooluse-x
+title: x y z
+category: tooluse
+difficulty: easy
+prompt: q
+max_tokens: 100
+tools: [{ name: ship, parameters: { type: object, properties: { items: { type: array } } } }]
+grader:
+  type: tool_calls
+  calls:
+    - { name: ship, args: { items: { some: { fields: { sku: A-15, qty: { number: 2 } } } } } }
+    - { name: ship, args: { items: { every: { fields: { sku: { regex: "PATTERN" } } } } } }
+reference: { calls: [[{ name: ship, arguments: { items: [{ sku: A-15, qty: 2 }] } }]] }
+`;
+  it('parse nested some / every / fields, and check regexes inside them', () => {
+    expect(parseCaseFile(TOOL.replace('PATTERN', '^A-\\\\d+$'), 'tooluse/t.yaml').problems).toEqual([]);
+    const lines = parseCaseFile(TOOL.replace('PATTERN', '^(\\\\w+\\\\s?)*$'), 'tooluse/t.yaml').problems.map(formatProblem);
+    expect(lines).toEqual([expect.stringMatching(/^tooluse\/t\.yaml:\d+:\d+: grader\.calls\[1\]\.args\.items\.every\.fields\.sku\.regex: nested quantifier/)]);
   });
 });
 

@@ -75,6 +75,17 @@ export interface MaterializeOptions {
 export interface MaterializedCase extends ConcreteCase {
   /** The built haystack of a long-context case (null otherwise). */
   haystack: Haystack | null;
+  /**
+   * The placeholder values of this variant (params, derived vars, seed, answer, haystack) that filled the
+   * prompt, grader and reference; null when the case has no placeholders. Fill anything else that belongs
+   * to the same variant (verify's wrong replies and solutions) with `fillCase`.
+   */
+  scope: Record<string, unknown> | null;
+}
+
+/** Fills `{{placeholders}}` in `value` with the case variant's values (as its prompt was); unchanged when it has none. */
+export function fillCase<T>(c: Pick<MaterializedCase, 'scope'>, value: T, where: string): T {
+  return c.scope === null || value === undefined ? value : fillTemplate(value, c.scope, where);
 }
 
 /**
@@ -136,6 +147,7 @@ export async function materializeCase(def: CaseDef, seed: number | null, options
     prompt_tokens: promptTokens,
     def,
     haystack,
+    scope: templated ? scope : null,
   };
 }
 

@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '@crucibleforge/sandbox';
 import { loadCases } from './loader';
 import { applyProfile, loadProfiles } from './profiles';
 import type { LoadedCase } from './schema/case';
-import { testSandbox } from './test-sandbox';
+import { sandboxFor } from './test-sandbox';
 import { formatVerifySummary } from './verify/report';
 import { verifyCases } from './verify/index';
 import { formatProblem } from './yaml-source';
@@ -13,12 +12,10 @@ import { formatProblem } from './yaml-source';
 const CASES_DIR = fileURLToPath(new URL('../../../cases', import.meta.url));
 
 let cases: LoadedCase[] = [];
-let sandbox: Sandbox | null = null;
 beforeAll(async () => {
   const r = await loadCases(CASES_DIR);
   if (!r.ok) throw new Error(`cases/ does not load:\n${r.problems.map(formatProblem).join('\n')}`);
   cases = r.cases;
-  sandbox = await testSandbox();
 });
 
 describe('the real cases/ directory', () => {
@@ -30,11 +27,8 @@ describe('the real cases/ directory', () => {
     for (const profile of p.profiles) applyProfile(profile, cases);
   });
 
-  it('verifies with zero problems in the real sandbox', async () => {
-    if (!sandbox) {
-      console.warn('no usable sandbox (bwrap): verify of the real cases skipped');
-      return;
-    }
+  it('verifies with zero problems in the real sandbox', async (ctx) => {
+    const sandbox = await sandboxFor(ctx);
     const report = await verifyCases(cases, { sandbox, concurrency: 4 });
     const bad = report.results.filter((r) => !r.ok).map((r) => `${r.file}:\n  ${r.problems.join('\n  ')}`);
     expect(bad, formatVerifySummary(report)).toEqual([]);

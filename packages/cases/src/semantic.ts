@@ -35,13 +35,18 @@ function checkRegexes(checks: Check[], base: (string | number)[], out: PathProbl
   });
 }
 
+function matcherRegex(m: ArgMatcher, at: (string | number)[], out: PathProblem[]): void {
+  if (m === null || typeof m !== 'object') return;
+  if ('regex' in m) {
+    const p = regexProblem(m.regex, m.flags);
+    if (p) out.push({ path: [...at, 'regex'], message: p });
+  } else if ('some' in m) matcherRegex(m.some, [...at, 'some'], out);
+  else if ('every' in m) matcherRegex(m.every, [...at, 'every'], out);
+  else if ('fields' in m) matcherRegexes(m.fields, [...at, 'fields'], out);
+}
+
 function matcherRegexes(args: Record<string, ArgMatcher> | undefined, base: (string | number)[], out: PathProblem[]): void {
-  for (const [path, m] of Object.entries(args ?? {})) {
-    if (m !== null && typeof m === 'object' && 'regex' in m) {
-      const p = regexProblem(m.regex, m.flags);
-      if (p) out.push({ path: [...base, path, 'regex'], message: p });
-    }
-  }
+  for (const [path, m] of Object.entries(args ?? {})) matcherRegex(m, [...base, path], out);
 }
 
 /** Placeholder names used anywhere in the question-facing text. */

@@ -1,4 +1,4 @@
-import { isMap, isNode, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { z } from 'zod';
 
 /** One problem in a file, with where it is. Printed as `file:line:column: path: message`. */
@@ -85,7 +85,8 @@ export function zodProblems(y: YamlDoc, issues: z.core.$ZodIssue[], prefix: read
     }
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        out.push({ file: y.file, ...positionOf(y, path, key), path: formatPath([...path, key]), message: 'unknown field' });
+        const hint = flowCommaHint(y, path, key);
+        out.push({ file: y.file, ...positionOf(y, path, key), path: formatPath([...path, key]), message: hint ? `unknown field; ${hint}` : 'unknown field' });
       }
       continue;
     }
@@ -96,4 +97,25 @@ export function zodProblems(y: YamlDoc, issues: z.core.$ZodIssue[], prefix: read
 
 function depth(issues: z.core.$ZodIssue[]): number {
   return Math.max(0, ...issues.map((i) => i.path.length));
+}
+
+/**
+ * A key with no value inside a flow map `{ … }` is usually the tail of an unquoted value that contained a
+ * comma: `{ check: regex, label: times, and boil }` parses as label "times" plus a key "and boil". Returns a
+ * hint that says so (with the quoted fix when the previous pair is a plain scalar), or null.
+ */
+export function flowCommaHint(y: YamlDoc, path: readonly PropertyKey[], key: string): string | null {
+  const keys = path.filter((k): k is string | number => typeof k === 'string' || typeof k === 'number');
+  const node = keys.length === 0 ? y.doc.contents : y.doc.getIn(keys, true);
+  if (!isMap(node) || !node.flow) return null;
+  const index = node.items.findIndex((p) => isScalar(p.key) && p.key.value === key);
+  const pair = node.items[index];
+  if (!pair || pair.value !== null) return null;
+  const hint = 'inside { … } a comma ends a value, so quote a value that contains a comma';
+  const prev = node.items[index - 1];
+  if (prev && isScalar(prev.key) && isScalar(prev.value) && typeof prev.value.value === 'string') {
+    const joined = `${prev.value.value}, ${key}`.replace(/"/g, '\\"');
+    return `${hint}: ${String(prev.key.value)}: "${joined}"`;
+  }
+  return hint;
 }

@@ -73,6 +73,18 @@ describe('instruction checks', () => {
     expect(run({ check: 'json', keys: { a: 'integer' }, whole_reply: true }, '```json\n{"a": 1}\n```').pass).toBe(true);
     expect(run({ check: 'json', keys: { a: 'integer' } }, '{"a": true}').detail).toBe('a: expected integer, got boolean');
   });
+  it('json values: path → exact value, as the json grader', () => {
+    const check: Check = { check: 'json', keys: { crates: 'integer', to: { array: 'string' } }, values: { crates: 36, 'to[1]': 'Varn' } };
+    expect(run(check, '{"crates": 36, "to": ["Ostrel", "Varn"]}').pass).toBe(true);
+    expect(run(check, '{"crates": 35, "to": ["Ostrel", "Varn"]}').detail).toBe('crates: expected 36, got 35');
+    expect(run(check, '{"crates": 36, "to": ["Ostrel"]}').detail).toBe('to[1]: missing');
+  });
+  it('count units are pluralised properly ("matches", not "matchs")', () => {
+    expect(run({ check: 'regex_count', pattern: '\\d', exactly: 1 }, 'a1 b2').detail).toBe('2 matches, expected exactly 1');
+    expect(run({ check: 'regex_count', pattern: '\\d', exactly: 2 }, 'a1').detail).toBe('1 match, expected exactly 2');
+    expect(run({ check: 'word_frequency', word: 'tide', exactly: 1 }, 'tide tide').detail).toBe('2 "tide" occurrences, expected exactly 1');
+    expect(run({ check: 'sentence_count', exactly: 1 }, 'It rained. It stopped.').detail).toBe('2 sentences, expected exactly 1');
+  });
   it('runChecks names the first failure by label or index', () => {
     const r = runChecks([{ check: 'word_count', max: 100 }, { check: 'starts_with', text: 'Yes', label: 'opener' }], 'No way');
     expect(r.firstFailure).toBe('check opener failed: starts with "No way", expected "Yes"');

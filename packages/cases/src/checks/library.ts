@@ -1,6 +1,6 @@
 import type { Check } from '../schema/checks';
 import type { Count } from '../schema/common';
-import { checkKeys, extractJson } from '../text/json';
+import { jsonSpecProblem } from '../text/json';
 import { containsNeedle, countWord, escapeRegExp, foldText } from '../text/normalize';
 import { bulletLines, caseViolation, headingTitle, nonBlankLines, paragraphs, sentences, words } from './units';
 
@@ -18,9 +18,15 @@ export function countProblem(n: number, c: Count): string | null {
   return null;
 }
 
+/** `match` → `matches`, `word` → `words`, `"tide" occurrence` → `"tide" occurrences`. */
+export function plural(unit: string, n: number): string {
+  if (n === 1) return unit;
+  return /(?:s|x|z|ch|sh)$/.test(unit) ? `${unit}es` : `${unit}s`;
+}
+
 function counted(n: number, unit: string, c: Count): CheckResult {
   const problem = countProblem(n, c);
-  const found = `${n} ${unit}${n === 1 ? '' : 's'}`;
+  const found = `${n} ${plural(unit, n)}`;
   return problem ? { pass: false, detail: `${found}, ${problem}` } : { pass: true, detail: found };
 }
 
@@ -123,10 +129,7 @@ export function runCheck(check: Check, reply: string): CheckResult {
     case 'exact_text':
       return text.replace(/\r\n/g, '\n') === check.text.trim() ? ok('exact') : bad(`text differs from "${check.text.trim().slice(0, 40)}"`);
     case 'json': {
-      const j = extractJson(text);
-      if (!j.ok) return bad(j.reason);
-      if (check.whole_reply && !j.whole) return bad('text outside the JSON');
-      const problem = checkKeys(j.value, check.keys, check.exact_keys ?? true);
+      const problem = jsonSpecProblem(check, text);
       return problem ? bad(problem) : ok('valid JSON');
     }
   }

@@ -1,7 +1,7 @@
-import type { HarnessResult, Sandbox } from '@crucibleforge/sandbox';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { HarnessResult } from '@crucibleforge/sandbox';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { GraderOf } from '../schema/graders';
-import { testSandbox } from '../test-sandbox';
+import { sandboxFor } from '../test-sandbox';
 import { gradeCode, interpretHarness } from './code';
 
 const py: GraderOf<'code'> = {
@@ -16,11 +16,6 @@ const py: GraderOf<'code'> = {
 };
 const js: GraderOf<'code'> = { ...py, language: 'node', tests: [{ call: 'add(1, 2)', expect: 3 }, { call: 'add([1], [2])', expect: '"12"' }, { code: 'if (add(2, 2) !== 4) throw new Error("2+2 should be 4")' }] };
 const fence = (lang: string, code: string) => `Sure! Here is the code:\n\n\`\`\`${lang}\n${code}\n\`\`\`\n\nIt adds.`;
-
-let sandbox: Sandbox | null = null;
-beforeAll(async () => {
-  sandbox = await testSandbox();
-});
 
 describe('interpretHarness (fake results)', () => {
   const base: HarnessResult = {
@@ -39,44 +34,42 @@ describe('interpretHarness (fake results)', () => {
   });
 });
 
-describe.skipIf(process.env.CF_NO_SANDBOX === '1')('code grader in the real sandbox', () => {
+describe('code grader in the real sandbox', () => {
+  let ctx: { skip: (note?: string) => never };
   const run = async (g: GraderOf<'code'>, reply: string, timeLimitMs?: number) => {
-    if (!sandbox) return { status: 'skipped', reason: 'no sandbox' } as const;
+    const sandbox = await sandboxFor(ctx);
     return gradeCode(g, reply, { sandbox, ...(timeLimitMs ? { timeLimitMs } : {}) });
   };
+  beforeEach((c) => {
+    ctx = c;
+  });
   it('python: passes a correct solution with preamble and a main block', async () => {
     const code = 'def add(a, b):\n    return a + b\n\nif __name__ == "__main__":\n    print(add(int(input()), 1))';
-    expect(await run(py, fence('python', code))).toMatchObject({ status: sandbox ? 'pass' : 'skipped' });
+    expect(await run(py, fence('python', code))).toMatchObject({ status: 'pass' });
   });
   it('python: names the failing test with expected and got', async () => {
-    if (!sandbox) return;
     const r = await run(py, fence('python', 'def add(a, b):\n    return a + b + (1 if a < 0 else 0)'));
     expect(r).toMatchObject({ status: 'fail', reason: 'test 2 (zero) failed: expected 0, got 1' });
   });
   it('python: an __eq__ that always says yes cannot pass', async () => {
-    if (!sandbox) return;
     const code = 'class Yes:\n    def __eq__(self, o): return True\ndef add(a, b):\n    return Yes()';
     const r = await run(py, fence('python', code));
     expect(r.status).toBe('fail');
     expect(r.reason).toMatch(/^test 1 failed: expected 3, got <solution\.Yes object|^test 1 failed: expected 3, got </);
   });
   it('python: printing the sentinel placeholder does not fake a pass', async () => {
-    if (!sandbox) return;
     const code = 'print("__CRUCIBLE_SENTINEL__")\nimport sys\ndef add(a, b):\n    sys.exit(0)';
     expect((await run(py, fence('python', code))).status).toBe('fail');
   });
   it('python: syntax errors name the line', async () => {
-    if (!sandbox) return;
     const r = await run(py, fence('python', 'def add(a, b):\n    return a +'));
     expect(r.reason).toMatch(/^solution failed to load: SyntaxError.*\(line 2\)/);
   });
   it('python: a busy loop is a TIMEOUT naming the test', async () => {
-    if (!sandbox) return;
     const r = await run(py, fence('python', 'def add(a, b):\n    while True: pass'), 1500);
     expect(r).toMatchObject({ status: 'fail', reason: 'TIMEOUT after 1.5 s (in test 1)' });
   });
   it('node: function, const arrow and module.exports forms all load', async () => {
-    if (!sandbox) return;
     for (const code of [
       'function add(a, b) { return a + b; }',
       'const add = (a, b) => a + b;',
@@ -87,7 +80,6 @@ describe.skipIf(process.env.CF_NO_SANDBOX === '1')('code grader in the real sand
     }
   });
   it('node: wrong code names the test', async () => {
-    if (!sandbox) return;
     const r = await run(js, fence('js', 'function add(a, b) { return Number(a) + Number(b); }'));
     expect(r).toMatchObject({ status: 'fail', reason: 'test 2 failed: expected \'12\', got 3' });
   });

@@ -2,8 +2,7 @@ import type { GradeOutcome } from '@crucibleforge/core';
 import { caseRegex } from '../checks/library';
 import type { Needles } from '../schema/common';
 import type { GraderOf } from '../schema/graders';
-import type { TypeSpec } from '../schema/common';
-import { checkKeys, extractJson, getPath, jsonEqual } from '../text/json';
+import { jsonSpecProblem, type JsonSpec } from '../text/json';
 import { containsNeedle, lastLabelled, stripThinking } from '../text/normalize';
 
 /** null when the needles are satisfied, else the reason. */
@@ -45,28 +44,10 @@ export function gradeRegex(grader: GraderOf<'regex'>, content: string): GradeOut
     : { status: 'fail', reason: `no match for /${grader.pattern}/` };
 }
 
-export interface JsonSpec {
-  keys: Record<string, TypeSpec>;
-  exact_keys?: boolean | undefined;
-  values?: Record<string, unknown> | undefined;
-  whole_reply?: boolean | undefined;
-}
-
 /** json: extract the JSON (fences and preamble stripped), exact keys and types, expected values by path. */
 export function gradeJsonSpec(spec: JsonSpec, content: string): GradeOutcome {
-  const j = extractJson(content);
-  if (!j.ok) return { status: 'fail', reason: j.reason };
-  if (spec.whole_reply && !j.whole) return { status: 'fail', reason: 'text outside the JSON' };
-  const problem = checkKeys(j.value, spec.keys, spec.exact_keys ?? true);
-  if (problem) return { status: 'fail', reason: problem };
-  for (const [path, want] of Object.entries(spec.values ?? {})) {
-    const got = getPath(j.value, path);
-    if (!got.found) return { status: 'fail', reason: `${path}: missing` };
-    if (!jsonEqual(got.value, want)) {
-      return { status: 'fail', reason: `${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got.value)?.slice(0, 60)}` };
-    }
-  }
-  return { status: 'pass', reason: 'JSON has the required keys and types', score: 1 };
+  const problem = jsonSpecProblem(spec, content);
+  return problem ? { status: 'fail', reason: problem } : { status: 'pass', reason: 'JSON has the required keys and types', score: 1 };
 }
 
 export function gradeJson(grader: GraderOf<'json'>, content: string): GradeOutcome {

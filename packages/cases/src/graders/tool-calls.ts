@@ -60,10 +60,12 @@ function missReason(matcher: CallMatcher, calls: Located[]): string {
 }
 
 /**
- * tool_calls: typed argument matchers over the whole transcript. Order of checks: no_calls, forbid,
- * max_calls, expected calls (distinct calls, optionally in one turn / in order), then the final answer.
+ * tool_calls: typed argument matchers over the whole transcript. Order of checks: no_calls, forbid, calls to
+ * tools that are not `offered` (fabricated; unless `unknown_tools: allow`), max_calls, expected calls
+ * (distinct calls, optionally in one turn / in order), then the final answer. `offered` is the names of the
+ * tools the case offers (grade() passes them); null skips the fabricated-tool check.
  */
-export function gradeToolCalls(grader: GraderOf<'tool_calls'>, input: GradeInput): GradeOutcome {
+export function gradeToolCalls(grader: GraderOf<'tool_calls'>, input: GradeInput, offered: readonly string[] | null): GradeOutcome {
   const turns = assistantTurns(input);
   const all: Located[] = [];
   turns.forEach((t, turn) => t.calls.forEach((call) => all.push({ call, turn, pos: all.length })));
@@ -74,6 +76,14 @@ export function gradeToolCalls(grader: GraderOf<'tool_calls'>, input: GradeInput
   for (const f of grader.forbid ?? []) {
     const hit = all.find((c) => callProblem(f, c.call) === null);
     if (hit) return fail(`forbidden call ${describeCall(hit.call)}`, 0);
+  }
+  if (offered !== null && grader.unknown_tools !== 'allow') {
+    const known = new Set(offered);
+    const fabricated = all.find((c) => !known.has(c.call.name));
+    if (fabricated) {
+      const list = offered.length > 0 ? `offered: ${offered.join(', ')}` : 'no tools are offered';
+      return fail(`called ${fabricated.call.name}, a tool that is not offered (${list})`, 0);
+    }
   }
   if (grader.max_calls !== undefined && all.length > grader.max_calls) {
     return fail(`${all.length} calls, expected at most ${grader.max_calls}`);

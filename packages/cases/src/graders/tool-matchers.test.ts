@@ -41,4 +41,20 @@ describe('argument matchers', () => {
     expect(argsProblem({ args: { order: { present: true } }, extra_args: 'forbid' }, args)).toBe('unexpected argument "note"');
     expect(argsProblem({ args: {} }, null)).toBe('arguments are not a JSON object');
   });
+  it('some / every over array items, fields over objects (compose with every other matcher)', () => {
+    const items = [{ sku: 'A-51', qty: 1 }, { sku: 'A-15', qty: 2 }];
+    expect(argProblem({ some: { fields: { sku: { equals: 'A-15', case_sensitive: true }, qty: 2 } } }, true, items)).toBeNull();
+    expect(argProblem({ some: { fields: { sku: 'A-15', qty: 3 } } }, true, items)).toBe('no item matches (item [0]: sku: expected "A-15", got "A-51")');
+    expect(argProblem({ some: 'Varn' }, true, ['Ostrel', 'varn'])).toBeNull();
+    expect(argProblem({ some: { regex: '^ORD-\\d{5}$' } }, true, ['ORD-1', 'ORD-2'])).toBe('no item matches (item [0]: "ORD-1" does not match /^ORD-\\d{5}$/)');
+    expect(argProblem({ some: 'x' }, true, [])).toBe('expected an item that matches, got an empty array');
+    expect(argProblem({ some: 'x' }, true, 'x')).toBe('expected an array, got "x"');
+    expect(argProblem({ every: { fields: { qty: { number: 2, tolerance: 1 } } } }, true, items)).toBeNull();
+    expect(argProblem({ every: { fields: { qty: 2 } } }, true, items)).toBe('item [0]: qty: expected 2, got 1');
+    expect(argProblem({ every: { number: 1 } }, true, [])).toBe('expected items, got an empty array');
+    expect(argProblem({ fields: { 'dims.w': 3, note: { absent: true } } }, true, { dims: { w: 3 } })).toBeNull();
+    expect(argProblem({ fields: { 'dims.w': 3 } }, true, [3])).toBe('expected an object, got [3]');
+    expect(argsProblem({ args: { items: { some: { fields: { sku: 'A-15' } } } } }, { items })).toBeNull();
+    expect(argsProblem({ args: { items: { some: { fields: { sku: 'B-2' } } } } }, { items })).toMatch(/^items: no item matches/);
+  });
 });

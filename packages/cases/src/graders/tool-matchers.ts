@@ -112,17 +112,44 @@ export function argProblem(matcher: ArgMatcher, present: boolean, value: unknown
     const len = Array.isArray(value) || typeof value === 'string' ? value.length : null;
     return len === matcher.length ? null : `expected length ${matcher.length}, got ${len ?? show(value)}`;
   }
+  if ('some' in matcher) {
+    if (!Array.isArray(value)) return `expected an array, got ${show(value)}`;
+    if (value.length === 0) return 'expected an item that matches, got an empty array';
+    const problems = value.map((item) => argProblem(matcher.some, true, item));
+    if (problems.some((p) => p === null)) return null;
+    return `no item matches (item [0]: ${problems[0]})`;
+  }
+  if ('every' in matcher) {
+    if (!Array.isArray(value)) return `expected an array, got ${show(value)}`;
+    if (value.length === 0) return 'expected items, got an empty array';
+    for (const [i, item] of value.entries()) {
+      const p = argProblem(matcher.every, true, item);
+      if (p) return `item [${i}]: ${p}`;
+    }
+    return null;
+  }
+  if ('fields' in matcher) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return `expected an object, got ${show(value)}`;
+    return fieldsProblem(matcher.fields, value as Record<string, unknown>);
+  }
   return 'unknown matcher';
+}
+
+/** Every `path → matcher` holds on the object; else `path: problem` for the first that does not. */
+export function fieldsProblem(fields: Record<string, ArgMatcher>, obj: Record<string, unknown>): string | null {
+  for (const [path, m] of Object.entries(fields)) {
+    const got = getPath(obj, path);
+    const problem = argProblem(m, got.found, got.value);
+    if (problem) return `${path}: ${problem}`;
+  }
+  return null;
 }
 
 /** Checks the arguments of a call against a matcher's `args` (paths) and `extra_args`. */
 export function argsProblem(matcher: Pick<CallMatcher, 'args' | 'extra_args'>, args: Record<string, unknown> | null): string | null {
   if (args === null) return 'arguments are not a JSON object';
-  for (const [path, m] of Object.entries(matcher.args ?? {})) {
-    const got = getPath(args, path);
-    const problem = argProblem(m, got.found, got.value);
-    if (problem) return `${path}: ${problem}`;
-  }
+  const problem = fieldsProblem(matcher.args ?? {}, args);
+  if (problem) return problem;
   if (matcher.extra_args === 'forbid') {
     const named = new Set(Object.keys(matcher.args ?? {}).map((p) => p.split(/[.[]/)[0]!));
     const extra = Object.keys(args).find((k) => !named.has(k));

@@ -87,9 +87,11 @@ export const CheckSchema = z.discriminatedUnion('check', [
       check: z.literal('json'),
       keys: z.record(z.string(), TypeSpecSchema),
       exact_keys: z.boolean().optional(),
+      values: z.record(z.string(), z.unknown()).optional().describe('path → exact expected value (as the json grader)'),
       whole_reply: z.boolean().optional().describe('the reply is only the JSON (a code fence allowed)'),
       label: z.string().optional(),
     })
-    .strict(),
+    .strict()
+    .describe('a JSON object with these keys and types (and values), as the json grader'),
 ]);
 export type Check = z.infer<typeof CheckSchema>;

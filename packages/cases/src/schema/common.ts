@@ -40,26 +40,54 @@ export const TypeSpecSchema: z.ZodType<TypeSpec> = z.lazy(() =>
 
 const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
+type ScalarValue = string | number | boolean | null;
+
+/** A typed matcher for one tool-call argument (see ArgMatcherSchema). */
+export type ArgMatcher =
+  | ScalarValue
+  | { equals: unknown; case_sensitive?: boolean | undefined }
+  | { number: number; tolerance?: number | undefined }
+  | { enum: ScalarValue[]; case_sensitive?: boolean | undefined }
+  | { regex: string; flags?: string | undefined }
+  | { contains: string }
+  | { date: string }
+  | { datetime: string }
+  | { set: unknown[] }
+  | { length: number }
+  | { present: true }
+  | { absent: true }
+  | { some: ArgMatcher }
+  | { every: ArgMatcher }
+  | { fields: Record<string, ArgMatcher> };
+
 /**
  * A typed matcher for one tool-call argument. A bare scalar is shorthand for `{ equals: value }`.
  * Strings compare trimmed and case-insensitively unless `case_sensitive`; numbers compare as numbers
- * (a string never matches a number matcher, and 50 never matches 150).
+ * (a string never matches a number matcher, and 50 never matches 150). `some` / `every` match the items
+ * of an array; `fields` matches an object by paths (so `{some: {fields: {sku: A-15}}}` finds an item).
  */
-export const ArgMatcherSchema = z.union([
-  Scalar,
-  z.object({ equals: z.unknown(), case_sensitive: z.boolean().optional() }).strict().describe('deep JSON equality'),
-  z.object({ number: z.number(), tolerance: z.number().min(0).optional() }).strict().describe('a JSON number within tolerance (default 0)'),
-  z.object({ enum: z.array(Scalar).min(1), case_sensitive: z.boolean().optional() }).strict().describe('one of these values'),
-  z.object({ regex: z.string(), flags: z.string().optional() }).strict().describe('a string matching this JS regex (search)'),
-  z.object({ contains: z.string() }).strict().describe('a string containing this text as whole words, case-insensitive'),
-  z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }).strict().describe('a date in any common format that means this YYYY-MM-DD'),
-  z.object({ datetime: z.string() }).strict().describe('an ISO date-time that denotes the same instant'),
-  z.object({ set: z.array(z.unknown()) }).strict().describe('an array with exactly these items in any order'),
-  z.object({ length: z.int().min(0) }).strict().describe('an array or string of this length'),
-  z.object({ present: z.literal(true) }).strict().describe('present with any value'),
-  z.object({ absent: z.literal(true) }).strict().describe('must not be present'),
-]);
-export type ArgMatcher = z.infer<typeof ArgMatcherSchema>;
+export const ArgMatcherSchema: z.ZodType<ArgMatcher> = z.lazy(() =>
+  z.union([
+    Scalar,
+    z.object({ equals: z.unknown(), case_sensitive: z.boolean().optional() }).strict().describe('deep JSON equality'),
+    z.object({ number: z.number(), tolerance: z.number().min(0).optional() }).strict().describe('a JSON number within tolerance (default 0)'),
+    z.object({ enum: z.array(Scalar).min(1), case_sensitive: z.boolean().optional() }).strict().describe('one of these values'),
+    z.object({ regex: z.string(), flags: z.string().optional() }).strict().describe('a string matching this JS regex (search)'),
+    z.object({ contains: z.string() }).strict().describe('a string containing this text as whole words, case-insensitive'),
+    z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }).strict().describe('a date in any common format that means this YYYY-MM-DD'),
+    z.object({ datetime: z.string() }).strict().describe('an ISO date-time that denotes the same instant'),
+    z.object({ set: z.array(z.unknown()) }).strict().describe('an array with exactly these items in any order'),
+    z.object({ length: z.int().min(0) }).strict().describe('an array or string of this length'),
+    z.object({ present: z.literal(true) }).strict().describe('present with any value'),
+    z.object({ absent: z.literal(true) }).strict().describe('must not be present'),
+    z.object({ some: ArgMatcherSchema }).strict().describe('an array with at least one item matching this matcher'),
+    z.object({ every: ArgMatcherSchema }).strict().describe('a non-empty array whose every item matches this matcher'),
+    z
+      .object({ fields: z.record(z.string(), ArgMatcherSchema) })
+      .strict()
+      .describe('an object whose paths (sku, dims.w, tags[0]) match these matchers (other fields allowed)'),
+  ]),
+);
 
 /** One expected (or forbidden) tool call. `args` keys are paths: `city`, `filters.status`, `items[0].sku`. */
 export const CallMatcherSchema = z

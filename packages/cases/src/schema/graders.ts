@@ -109,6 +109,10 @@ export const ToolCallsGraderSchema = z
     max_calls: z.int().min(0).optional().describe('at most this many calls in total'),
     forbid: z.array(CallMatcherSchema).optional().describe('calls that must never happen'),
     no_calls: z.boolean().optional().describe('the model must not call any tool'),
+    unknown_tools: z
+      .enum(['forbid', 'allow'])
+      .optional()
+      .describe('a call to a tool that is not offered (a fabricated tool) fails (forbid, the default) or is ignored (allow)'),
     answer: NeedlesSchema.optional().describe('the final assistant text'),
   })
   .strict();

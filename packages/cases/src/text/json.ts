@@ -150,3 +150,30 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     ak.every((k) => k in (b as object) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
   );
 }
+
+/** What a JSON answer must be: exact keys and types, optional expected values by path, optionally nothing else. */
+export interface JsonSpec {
+  keys: Record<string, TypeSpec>;
+  exact_keys?: boolean | undefined;
+  values?: Record<string, unknown> | undefined;
+  whole_reply?: boolean | undefined;
+}
+
+/**
+ * Checks a reply against a JSON spec (the json grader, the json check and the agent's json part share it):
+ * the JSON is extracted (fences and preamble stripped), keys and types checked, then each `values` path
+ * compared by deep equality. null when it satisfies the spec, else the reason.
+ */
+export function jsonSpecProblem(spec: JsonSpec, content: string): string | null {
+  const j = extractJson(content);
+  if (!j.ok) return j.reason;
+  if (spec.whole_reply && !j.whole) return 'text outside the JSON';
+  const problem = checkKeys(j.value, spec.keys, spec.exact_keys ?? true);
+  if (problem) return problem;
+  for (const [path, want] of Object.entries(spec.values ?? {})) {
+    const got = getPath(j.value, path);
+    if (!got.found) return `${path}: missing`;
+    if (!jsonEqual(got.value, want)) return `${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got.value)?.slice(0, 60)}`;
+  }
+  return null;
+}

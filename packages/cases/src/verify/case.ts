@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '@crucibleforge/core';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { grade } from '../grade';
-import { materializeCase, verifySeeds, type MaterializedCase } from '../materialize';
+import { fillCase, materializeCase, verifySeeds, type MaterializedCase } from '../materialize';
 import { referenceTranscript } from '../reference';
 import type { LoadedCase } from '../schema/case';
 import { verifyCode } from './code';
@@ -72,10 +72,18 @@ async function verifySeed(loaded: LoadedCase, seed: number | null, getSandbox: S
     if (outcome.status !== 'pass') problem(`the reference fails its own grader: ${outcome.reason}`);
   }
   if (g.type === 'tool_calls') referenceCallProblems(c).forEach(problem);
-  for (const [i, wrong] of (d.verify?.wrong_replies ?? []).entries()) {
+  for (const [i, raw] of (d.verify?.wrong_replies ?? []).entries()) {
     if (g.type === 'code' || g.type === 'judge') {
       problem(`wrong_replies do not apply to ${g.type} cases`);
       break;
+    }
+    let wrong: typeof raw;
+    try {
+      // the same variant as the prompt and reference: a literal {{x}} would fail for the wrong reason
+      wrong = fillCase(c, raw, `verify.wrong_replies[${i}]`);
+    } catch (error) {
+      problem(message(error));
+      continue;
     }
     const outcome = await grade(c, referenceTranscript(c, { reply: wrong.reply, calls: wrong.calls }));
     if (outcome.status === 'pass') problem(`wrong reply ${i + 1} (${wrong.why}) PASSES the grader`);

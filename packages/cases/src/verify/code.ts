@@ -4,7 +4,7 @@ import { gradeCode } from '../graders/code';
 import { referenceText } from '../reference';
 import type { GraderOf } from '../schema/graders';
 import { extractCode } from '../text/code';
-import type { ConcreteCase } from '../types';
+import { fillCase, type MaterializedCase } from '../materialize';
 
 /** Issue 6: every coding case has at least this many tests. */
 export const MIN_CODE_TESTS = 8;
@@ -26,7 +26,7 @@ const FENCE = { python: 'python', node: 'javascript' } as const;
  * grading path) passes in the real sandbox; every wrong solution fails; a too_slow one fails by TIMEOUT
  * under the calibrated limit (complexity cases are calibrated here, and the calibration is returned).
  */
-export async function verifyCode(c: ConcreteCase, sandbox: Sandbox, signal?: AbortSignal): Promise<CodeVerifyOutcome> {
+export async function verifyCode(c: MaterializedCase, sandbox: Sandbox, signal?: AbortSignal): Promise<CodeVerifyOutcome> {
   const g = c.grader as GraderOf<'code'>;
   const out: CodeVerifyOutcome = { problems: [], warnings: [], executed: 0, negative_controls: 0, calibration: null };
   if (g.tests.length < MIN_CODE_TESTS) out.problems.push(`${g.tests.length} tests; coding cases need at least ${MIN_CODE_TESTS}`);
@@ -56,7 +56,14 @@ export async function verifyCode(c: ConcreteCase, sandbox: Sandbox, signal?: Abo
       return out;
     }
   }
-  for (const [i, wrong] of (c.def.verify?.wrong_solutions ?? []).entries()) {
+  for (const [i, raw] of (c.def.verify?.wrong_solutions ?? []).entries()) {
+    let wrong: typeof raw;
+    try {
+      wrong = fillCase(c, raw, `verify.wrong_solutions[${i}]`); // the same variant as the reference solution
+    } catch (error) {
+      out.problems.push(error instanceof Error ? error.message : String(error));
+      continue;
+    }
     const r = await gradeCode(g, `\`\`\`${FENCE[g.language]}\n${wrong.code}\n\`\`\``, {
       sandbox,
       ...(timeLimitMs ? { timeLimitMs } : {}),

@@ -1,8 +1,8 @@
 import type { Sandbox } from '@crucibleforge/sandbox';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseCaseFile } from '../loader';
 import type { LoadedCase } from '../schema/case';
-import { testSandbox } from '../test-sandbox';
+import { sandboxFor } from '../test-sandbox';
 import { verifyCases } from './index';
 import { formatVerifySummary } from './report';
 
@@ -35,19 +35,22 @@ verify:
         ${wrong}
 `;
 
-let sandbox: Sandbox | null = null;
-beforeAll(async () => {
-  sandbox = await testSandbox();
-});
+
+async function problemsOfIn(sb: Sandbox, c: LoadedCase): Promise<string[]> {
+  return (await verifyCases([c], { sandbox: sb })).results[0]!.problems;
+}
 
 describe('verify catches broken cases', () => {
+  let sandbox: Sandbox;
+  beforeEach(async (ctx) => {
+    sandbox = await sandboxFor(ctx);
+  });
   const problemsOf = async (c: LoadedCase) => {
-    const report = await verifyCases([c], { sandbox: sandbox! });
+    const report = await verifyCases([c], { sandbox });
     return report.results[0]!.problems;
   };
 
   it('a wrong solution that passes, a failing reference', async () => {
-    if (!sandbox) return;
     expect(await problemsOf(load(codeCase('def double(x): return 2 * x', 'def double(x): return x + x'), 'coding'))).toEqual([
       'wrong solution 1 (wrong) PASSES the tests — the tests cannot catch it',
     ]);
@@ -57,20 +60,17 @@ describe('verify catches broken cases', () => {
   });
 
   it('too few tests', async () => {
-    if (!sandbox) return;
     const yaml = codeCase('def double(x): return 2 * x', 'def double(x): return x').replace(/    - \{ call: "double\([2-7]\)".*\n/g, '');
     expect(await problemsOf(load(yaml, 'coding'))).toEqual(['2 tests; coding cases need at least 8']);
   });
 
   it('a too_slow control that fails for another reason than time', async () => {
-    if (!sandbox) return;
     const yaml = codeCase('def double(x): return 2 * x', 'def double(x): return x', '  complexity: { floor_s: 1 }\n').replace('    - why: wrong\n', '    - why: wrong\n      too_slow: true\n');
     const [problem] = await problemsOf(load(yaml, 'coding'));
     expect(problem).toMatch(/^wrong solution 1 \(wrong\) should fail by TIMEOUT, but: test 2 failed/);
   });
 
   it('calibrates a complexity case and fails the slow control by TIMEOUT', async () => {
-    if (!sandbox) return;
     const yaml = codeCase('def double(x): return 2 * x', 'def double(x):\n            import time\n            time.sleep(5)\n            return 2 * x', '  complexity: { floor_s: 1, multiple: 3 }\n').replace(
       '    - why: wrong\n',
       '    - why: wrong\n      too_slow: true\n',
@@ -83,7 +83,6 @@ describe('verify catches broken cases', () => {
   });
 
   it('a maths answer the brute force does not re-derive, and a missing program', async () => {
-    if (!sandbox) return;
     const math = (program: string) =>
       load(`id: math-x\ntitle: x y z\ncategory: math\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: number }\nreference: { answer: 10 }\n${program}`, 'math');
     expect(await problemsOf(math('verify:\n  program: print(11)\n'))).toEqual(['re-derived 11, but the reference answer is 10']);
@@ -92,7 +91,6 @@ describe('verify catches broken cases', () => {
   });
 
   it('a puzzle with two solutions', async () => {
-    if (!sandbox) return;
     const c = load(
       `id: reasoning-x\ntitle: x y z\ncategory: reasoning\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: exact }\nreference: { answer: a }\nverify:\n  expect: unique_solution\n  program: 'print("{\\"solutions\\": [\\"a\\", \\"b\\"]}")'\n`,
       'reasoning',
@@ -101,7 +99,6 @@ describe('verify catches broken cases', () => {
   });
 
   it('seeded derive failures name the seed', async () => {
-    if (!sandbox) return;
     const c = load(
       `id: math-x\ntitle: x y z\ncategory: math\ndifficulty: easy\nprompt: "n={{n}}"\nparams: { n: { int: [1, 3] } }\nderive:\n  program: raise SystemExit("boom")\nmax_tokens: 100\ngrader: { type: number }\nreference: {}\nverify: { seeds: [5], program: "print(1)" }\n`,
       'math',
@@ -131,5 +128,36 @@ describe('verify without a sandbox', () => {
     expect(i).toEqual(['the reference fails its own grader: check 1 word_count failed: 2 words, expected exactly 3', 'wrong reply 1 (right) PASSES the grader']);
     expect(report.haystacks).toBe(1);
     expect(report.problems).toBe(3);
+  });
+});
+
+describe('seeded negative controls are filled like the prompt (same seed)', () => {
+  const seededExact = (wrong: string) =>
+    load(
+      `id: instruct-x\ntitle: x y z\ncategory: instruct\ndifficulty: easy\nprompt: "Who? {{who}}"\nparams: { who: { choice: [Ilse, Tam, Oona] }, other: { choice: [Bram] } }\nmax_tokens: 100\ngrader: { type: exact }\nreference: { answer: "{{who}}" }\nverify:\n  seeds: [1, 2]\n  wrong_replies:\n${wrong}`,
+      'instruct',
+    );
+  it('a wrong reply that is right once filled is caught, for every seed', async () => {
+    const r = await verifyCases([seededExact('    - { why: same as reference, reply: "Answer: {{who}}" }\n')]);
+    // a literal "{{who}}" would fail the grader and count as a negative control that proves nothing
+    expect(r.results[0]!.problems).toEqual(['seed 1: wrong reply 1 (same as reference) PASSES the grader', 'seed 2: wrong reply 1 (same as reference) PASSES the grader']);
+  });
+  it('a filled wrong reply that fails counts; an unknown placeholder is a problem naming the field', async () => {
+    const ok = await verifyCases([seededExact('    - { why: another name, reply: "Answer: {{other}}" }\n')]);
+    expect(ok.results[0]!.negative_controls).toBe(2);
+    const bad = await verifyCases([seededExact('    - { why: typo, reply: "Answer: {{whom}}" }\n')]);
+    expect(bad.results[0]!.problems).toContain('seed 1: verify.wrong_replies[0].reply: unknown placeholder {{whom}}');
+  });
+  it('wrong calls are filled too', async () => {
+    const tool = load(
+      `id: tooluse-x\ntitle: x y z\ncategory: tooluse\ndifficulty: easy\nprompt: "Weather in {{city}}?"\nparams: { city: { choice: [Varn, Ostrel] } }\nmax_tokens: 100\ntools:\n  - { name: weather, parameters: { type: object, properties: { city: { type: string } } } }\ngrader: { type: tool_calls, calls: [{ name: weather, args: { city: "{{city}}" } }] }\nreference: { calls: [[{ name: weather, arguments: { city: "{{city}}" } }]] }\nverify:\n  seeds: [1]\n  wrong_replies:\n    - { why: same call, calls: [[{ name: weather, arguments: { city: "{{city}}" } }]] }\n`,
+      'tooluse',
+    );
+    expect((await verifyCases([tool])).results[0]!.problems).toEqual(['seed 1: wrong reply 1 (same call) PASSES the grader']);
+  });
+  it('wrong solutions of a seeded code case are filled (a literal {{k}} is a Python set and fails for the wrong reason)', async (ctx) => {
+    const sandbox = await sandboxFor(ctx);
+    const yaml = codeCase('def double(x): return x * {{k}} // {{k}} * 2', 'def double(x): return x * {{k}} // {{k}} * 2').replace('prompt: Write double(x).', 'prompt: "Write double(x). {{k}}"\nparams: { k: { int: [2, 5] } }');
+    expect(await problemsOfIn(sandbox, load(yaml, 'coding'))).toEqual(['seed 1: wrong solution 1 (wrong) PASSES the tests — the tests cannot catch it', 'seed 2: wrong solution 1 (wrong) PASSES the tests — the tests cannot catch it', 'seed 3: wrong solution 1 (wrong) PASSES the tests — the tests cannot catch it']);
   });
 });
