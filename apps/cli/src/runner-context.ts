@@ -45,6 +45,23 @@ export async function requireConfig(io: CliIO, flag: string | undefined): Promis
   return loadConfig(path);
 }
 
+/** The flags naming models.yaml and the results directory, shared by the runner commands. */
+export const STORE_OPTIONS = { results: { type: 'string' }, config: { type: 'string' } } as const;
+
+/** What every runner call starts from: the validated config, the environment and the results directory. */
+export async function runnerBase(
+  io: CliIO,
+  values: { config?: string | undefined; results?: string | undefined },
+): Promise<{ config: RunnerConfig; env: CliIO['env']; resultsDir: string }> {
+  return { config: await requireConfig(io, values.config), env: io.env, resultsDir: resultsDirOf(io, values.results) };
+}
+
+/** The runner's `leaseCacheDir`: local GPU lock files under the user cache dir (absent without a home). */
+export function leaseCacheOption(env: CliIO['env']): { leaseCacheDir?: string } {
+  const cache = userCacheDir(env);
+  return cache ? { leaseCacheDir: join(cache, 'locks') } : {};
+}
+
 /** --results DIR, else $CRUCIBLEFORGE_RESULTS, else ./results. */
 export function resultsDirOf(io: CliIO, flag: string | undefined): string {
   return resolve(io.cwd, flag ?? io.env['CRUCIBLEFORGE_RESULTS'] ?? 'results');

@@ -1,12 +1,11 @@
 /** The generation step shared by `run` and `all`: plan, ask about cost, gate on the sandbox, run, render. */
-import { join } from 'node:path';
 import { CATEGORIES, CrucibleError, type Category } from '@crucibleforge/core';
 import { createRun, defaultDriver, planRun, summarizeRun, type RunSummary } from '@crucibleforge/runner';
 import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import { intFlag, listFlag } from './args';
 import { EXIT, UsageError, type CliIO } from './io';
 import { VERSION } from './main';
-import { budgetFlag, casesDirOf, formatUsd, requireConfig, resultsDirOf, userCacheDir } from './runner-context';
+import { budgetFlag, casesDirOf, formatUsd, leaseCacheOption, runnerBase, STORE_OPTIONS } from './runner-context';
 import { renderRun, summaryLines } from './runner-render';
 
 export const RUN_OPTIONS = {
@@ -17,8 +16,7 @@ export const RUN_OPTIONS = {
   yes: { type: 'boolean' },
   resume: { type: 'string' },
   budget: { type: 'string' },
-  results: { type: 'string' },
-  config: { type: 'string' },
+  ...STORE_OPTIONS,
   cases: { type: 'string' },
   'allow-unsandboxed': { type: 'boolean' },
 } as const;
@@ -65,21 +63,25 @@ export async function openSandbox(io: CliIO, allow: boolean): Promise<Sandbox | 
   }
 }
 
+/** What a run needs to grade code and lock GPUs, spread into the runner's options; null without a sandbox. */
+export async function gradingWorld(io: CliIO, allowUnsandboxed: boolean): Promise<{ world: { sandbox: Sandbox }; leaseCacheDir?: string } | null> {
+  const sandbox = await openSandbox(io, allowUnsandboxed);
+  return sandbox ? { world: { sandbox }, ...leaseCacheOption(io.env) } : null;
+}
+
 export async function generate(values: RunValues, io: CliIO): Promise<GenerationResult> {
   if (!values.resume && (!values.profile || !values.models)) throw new UsageError('--profile and --models are required (or --resume ID)');
-  const config = await requireConfig(io, values.config);
-  const resultsDir = resultsDirOf(io, values.results);
+  const base = await runnerBase(io, values);
+  const { resultsDir } = base;
   const casesDir = casesDirOf(io, values.cases);
   const budgetUsd = budgetFlag(values.budget);
   const driver = await defaultDriver(casesDir);
   const plan = await planRun({
-    config,
-    env: io.env,
+    ...base,
     ...(values.models ? { models: listFlag(values.models) ?? [] } : {}),
     ...(values.profile ? { profile: values.profile } : {}),
     categories: categoriesFlag(values.categories),
     seed: intFlag('seed', values.seed, 1, 0),
-    resultsDir,
     casesDir,
     driver,
     ...(values.resume ? { resume: values.resume } : {}),
@@ -100,20 +102,9 @@ export async function generate(values: RunValues, io: CliIO): Promise<Generation
       return { code: EXIT.failed, summary: null, resultsDir };
     }
   }
-  const sandbox = await openSandbox(io, values['allow-unsandboxed'] ?? false);
-  if (!sandbox) return { code: EXIT.noSandbox, summary: null, resultsDir };
-  const cache = userCacheDir(io.env);
-  const handle = await createRun({
-    config,
-    env: io.env,
-    resultsDir,
-    casesDir,
-    driver,
-    plan,
-    toolVersion: VERSION,
-    world: { sandbox },
-    ...(cache ? { leaseCacheDir: join(cache, 'locks') } : {}),
-  });
+  const grading = await gradingWorld(io, values['allow-unsandboxed'] ?? false);
+  if (!grading) return { code: EXIT.noSandbox, summary: null, resultsDir };
+  const handle = await createRun({ ...base, casesDir, driver, plan, toolVersion: VERSION, ...grading });
   const onAbort = () => handle.stop('interrupted');
   io.signal.addEventListener('abort', onAbort, { once: true });
   try {

@@ -2,6 +2,9 @@ export { CrucibleError, toCrucibleError } from './errors';
 export type { CrucibleErrorOptions } from './errors';
 export { systemClock, realSleep } from './world';
 export type { Clock, FetchLike, Sleep, RandomSource } from './world';
+export { finiteNumber, nonEmptyString, jsonObject } from './fields';
+export type { JsonObject } from './fields';
+export { EMPTY_USAGE } from './usage';
 export type {
   ChatCompleter,
   ChatMessage,

@@ -1,8 +1,8 @@
-import type { ChatMessage, ChatRequest, GradeOutcome, ReasoningMode, ToolCall, TokenUsage } from '@crucibleforge/core';
+import { EMPTY_USAGE, type ChatMessage, type ChatRequest, type GradeOutcome, type ReasoningMode, type ToolCall, type TokenUsage } from '@crucibleforge/core';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import type { ModelClient, TimedReply } from './client';
 import type { ResolvedModel } from './config';
-import { addCost, costOfUsage, EMPTY_USAGE, sumUsage } from './cost';
+import { addCost, costOfUsage, sumUsage } from './cost';
 import { MAX_CASE_TURNS, type CaseDriver, type MaterializedCase, type PlannedCase } from './driver';
 import { wrongModelReason, type VerifyMode } from './guard';
 import { withRetries, type ClassifiedFailure, type RetryPolicy, type RetryWorld } from './retry';
@@ -180,7 +180,7 @@ function baseRow(ctx: ModelContext, planned: PlannedCase, seed: number | null, s
     tool_calls: [],
     finish_reason: null,
     timings: { ttft_s: null, ttft_content_s: null, e2e_s: null, decode_tps: null },
-    usage: EMPTY_USAGE,
+    usage: { ...EMPTY_USAGE },
     cost_usd: null,
     started_at: started.toISOString(),
     finished_at: started.toISOString(),

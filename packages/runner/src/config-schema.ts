@@ -1,17 +1,9 @@
+import { PROVIDER_KINDS, type ProviderKind } from '@crucibleforge/timing';
 import { z } from 'zod';
 
-/** The kinds of OpenAI-compatible servers the runner knows how to talk to. */
-export const PROVIDER_KINDS = [
-  'lmstudio',
-  'ollama',
-  'llamacpp',
-  'vllm',
-  'openrouter',
-  'deepseek',
-  'openai',
-  'generic',
-] as const;
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+/** The kinds of OpenAI-compatible servers the runner knows how to talk to: the timing client's list. */
+export { PROVIDER_KINDS };
+export type { ProviderKind };
 
 /** Servers that run on the user's own hardware: one request at a time unless `concurrency` says more slots. */
 export const LOCAL_KINDS: ReadonlySet<ProviderKind> = new Set(['lmstudio', 'ollama', 'llamacpp', 'vllm']);

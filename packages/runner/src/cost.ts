@@ -36,14 +36,6 @@ export function sumUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   };
 }
 
-export const EMPTY_USAGE: TokenUsage = {
-  prompt_tokens: null,
-  completion_tokens: null,
-  reasoning_tokens: null,
-  cached_tokens: null,
-  cost_usd: null,
-};
-
 export function addCost(a: number | null, b: number | null): number | null {
   return add(a, b);
 }

@@ -1,3 +1,4 @@
+import { finiteNumber } from '@crucibleforge/core';
 import JSON5 from 'json5';
 import { isMap, Pair, parseDocument, Scalar, YAMLMap, type Document } from 'yaml';
 import { parseConfig } from './config';
@@ -42,7 +43,7 @@ interface OcProvider {
 }
 
 function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  return finiteNumber(value) ?? undefined;
 }
 
 function kindFor(baseUrl: string): ProviderKind {

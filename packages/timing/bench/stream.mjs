@@ -28,21 +28,8 @@ function serve() {
   server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port, bytes: body.length }));
 }
 
-async function bare(url) {
-  const res = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let events = 0;
-  for await (const bytes of res.body) {
-    buffer += decoder.decode(bytes, { stream: true });
-    const lines = buffer.split('\n');
-    buffer = lines.pop();
-    for (const line of lines) if (line.startsWith('data:')) events++;
-  }
-  return events;
-}
-
-async function bareJson(url) {
+/** The floor any parser is measured against: fetch and split lines; `parse` also JSON.parses each event. */
+async function bareLoop(url, parse) {
   const res = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   const decoder = new TextDecoder();
   let buffer = '';
@@ -52,13 +39,19 @@ async function bareJson(url) {
     const lines = buffer.split('\n');
     buffer = lines.pop();
     for (const line of lines) {
-      if (!line.startsWith('data:') || line === 'data: [DONE]') continue;
-      JSON.parse(line.slice(6));
+      if (!line.startsWith('data:')) continue;
+      if (parse) {
+        if (line === 'data: [DONE]') continue;
+        JSON.parse(line.slice(6));
+      }
       events++;
     }
   }
   return events;
 }
+
+const bare = (url) => bareLoop(url, false);
+const bareJson = (url) => bareLoop(url, true);
 
 const request = { messages: [{ role: 'user', content: 'go' }] };
 

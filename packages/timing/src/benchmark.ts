@@ -1,4 +1,4 @@
-import { systemClock, type ChatRequest, type Clock, type FetchLike, type RandomSource, type ReasoningMode, type SpeedSummary } from '@crucibleforge/core';
+import { systemClock, type ChatRequest, type RandomSource, type ReasoningMode, type SpeedSummary } from '@crucibleforge/core';
 import pLimit from 'p-limit';
 import { FATAL_TIMING_CODES } from './errors';
 import { FORMULAS } from './formulas';
@@ -10,19 +10,12 @@ import { depthPrompt, makeNonce, SPEED_PROMPTS, withNonce, type SpeedPromptKey, 
 import { failedRecord, mediansOf, okRecord, okRuns, statsOf, type MedianMetrics, type RunRecord, type StatMetric } from './records';
 import { median, summarize, type MetricStats } from './stats';
 import { streamChat } from './stream';
-import type { ProviderKind, TimingTimeouts } from './types';
+import type { EndpointOptions, ProviderKind } from './types';
 
-export interface SpeedBenchmarkOptions {
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-  providerKind?: ProviderKind;
-  fetch?: FetchLike;
-  clock?: Clock;
+export interface SpeedBenchmarkOptions extends EndpointOptions {
   random?: RandomSource;
   /** Wall clock for started_at / finished_at. */
   now?: () => Date;
-  timeouts?: Partial<TimingTimeouts>;
   /** Measured rounds per prompt (default 3). */
   runs?: number;
   /** Warm-up rounds before the measured ones (default 1; a cold load is not TTFT). */

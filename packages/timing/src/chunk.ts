@@ -1,23 +1,5 @@
-import type { FinishReason, TokenUsage } from '@crucibleforge/core';
+import { finiteNumber as num, jsonObject as obj, type FinishReason, type JsonObject as Json, type TokenUsage } from '@crucibleforge/core';
 import type { ServerTimings } from './types';
-
-type Json = Record<string, unknown>;
-
-function num(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-function obj(value: unknown): Json | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : null;
-}
-
-export const EMPTY_USAGE: TokenUsage = {
-  prompt_tokens: null,
-  completion_tokens: null,
-  reasoning_tokens: null,
-  cached_tokens: null,
-  cost_usd: null,
-};
 
 /** OpenAI-style `usage` (with prompt/completion details and OpenRouter's `cost`) → TokenUsage. */
 export function parseUsage(raw: unknown): TokenUsage | null {

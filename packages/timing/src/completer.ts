@@ -1,15 +1,8 @@
-import type { ChatCompleter, ChatReply, ChatRequest, Clock, FetchLike } from '@crucibleforge/core';
+import type { ChatCompleter, ChatReply, ChatRequest } from '@crucibleforge/core';
 import { streamChat } from './stream';
-import type { ProviderKind, TimedCompletion, TimingTimeouts } from './types';
+import type { EndpointOptions, TimedCompletion } from './types';
 
-export interface TimedCompleterOptions {
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-  providerKind?: ProviderKind;
-  fetch?: FetchLike;
-  clock?: Clock;
-  timeouts?: Partial<TimingTimeouts>;
+export interface TimedCompleterOptions extends EndpointOptions {
   extraBody?: Record<string, unknown>;
   signal?: AbortSignal;
 }

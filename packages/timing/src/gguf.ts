@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { gguf, GGMLFileQuantizationType, type GGUFTensorInfo } from '@huggingface/gguf';
+import { finiteNumber, nonEmptyString as str } from '@crucibleforge/core';
 import { timingError } from './errors';
 
 /** What a local GGUF file's header says, plus the bytes one decoded token reads. */
@@ -33,13 +34,9 @@ export interface GgufInfo {
 
 type Meta = Record<string, unknown>;
 
+/** GGUF stores 64-bit counts as bigints. */
 function num(value: unknown): number | null {
-  if (typeof value === 'bigint') return Number(value);
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-function str(value: unknown): string | null {
-  return typeof value === 'string' && value.length > 0 ? value : null;
+  return typeof value === 'bigint' ? Number(value) : finiteNumber(value);
 }
 
 /** Byte size of every tensor from the gaps between data offsets (exact, no type table needed). */

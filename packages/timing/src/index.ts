@@ -26,6 +26,7 @@ export type { MetricStats } from './stats';
 export { sameModel } from './model-id';
 export { DEFAULT_TIMEOUTS, PROVIDER_KINDS } from './types';
 export type {
+  EndpointOptions,
   GapStats,
   PartialTimings,
   PrefillSource,

@@ -1,6 +1,5 @@
-import type { ChatReply, FinishReason, TokenUsage, ToolCall } from '@crucibleforge/core';
+import { EMPTY_USAGE, type ChatReply, type FinishReason, type TokenUsage, type ToolCall } from '@crucibleforge/core';
 import {
-  EMPTY_USAGE,
   mapFinishReason,
   parseLlamaTimings,
   parseLmStudioStats,

@@ -1,6 +1,4 @@
-import type { FetchLike } from '@crucibleforge/core';
-
-type Json = Record<string, unknown>;
+import { finiteNumber as num, jsonObject as obj, nonEmptyString as str, type FetchLike, type JsonObject as Json } from '@crucibleforge/core';
 
 /** What the endpoint says about one model; every field is optional because every source is. */
 export interface ModelInfo {
@@ -33,18 +31,6 @@ export interface MetadataOptions {
   model?: string;
   /** Per request, default 5000 ms. */
   timeoutMs?: number;
-}
-
-function num(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-function str(value: unknown): string | null {
-  return typeof value === 'string' && value.length > 0 ? value : null;
-}
-
-function obj(value: unknown): Json | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : null;
 }
 
 /** The server root for the non-OpenAI APIs: the base URL without its trailing `/v1`. */

@@ -42,6 +42,19 @@ function findFirst(text: string, tags: readonly string[]): { index: number; tag:
   return best;
 }
 
+type Cut = { closed: true; before: string; after: string } | { closed: false; before: string; carry: string };
+
+/**
+ * `text` up to its first closing tag and what follows the tag; with no closing tag yet, what can be
+ * passed on now and the tail that might still become one (held back until the next delta).
+ */
+function untilClose(text: string): Cut {
+  const found = findFirst(text, CLOSE_TAGS);
+  if (found) return { closed: true, before: text.slice(0, found.index), after: text.slice(found.index + found.tag.length) };
+  const keep = tagPrefixSuffix(text, CLOSE_TAGS);
+  return { closed: false, before: text.slice(0, text.length - keep), carry: text.slice(text.length - keep) };
+}
+
 /**
  * Splits streamed `content` into reasoning and answer when a model writes its reasoning inline
  * (`<think>…</think>`), across delta boundaries. Content that does not start with an opening tag
@@ -76,35 +89,32 @@ export class ThinkSplitter {
         continue;
       }
       if (this.state === 'think') {
-        const found = findFirst(rest, CLOSE_TAGS);
-        if (found) {
-          piece.reasoning += rest.slice(0, found.index);
+        const cut = untilClose(rest);
+        piece.reasoning += cut.before;
+        if (cut.closed) {
           piece.reasoning_seen = true;
           this.state = 'content';
-          rest = rest.slice(found.index + found.tag.length);
+          rest = cut.after;
           continue;
         }
-        const keep = tagPrefixSuffix(rest, CLOSE_TAGS);
-        piece.reasoning += rest.slice(0, rest.length - keep);
-        if (rest.length > keep) piece.reasoning_seen = true;
-        this.carry = rest.slice(rest.length - keep);
+        if (cut.before.length > 0) piece.reasoning_seen = true;
+        this.carry = cut.carry;
         return piece;
       }
       // content
       if (!this.opened && !this.reclassified) {
-        const found = findFirst(rest, CLOSE_TAGS);
-        if (found) {
+        const cut = untilClose(rest);
+        if (cut.closed) {
           this.reclassified = true;
           piece.reclassify = true;
-          piece.reasoning = piece.content + rest.slice(0, found.index);
+          piece.reasoning = piece.content + cut.before;
           piece.reasoning_seen = true;
           piece.content = '';
-          rest = rest.slice(found.index + found.tag.length);
+          rest = cut.after;
           continue;
         }
-        const keep = tagPrefixSuffix(rest, CLOSE_TAGS);
-        piece.content += rest.slice(0, rest.length - keep);
-        this.carry = rest.slice(rest.length - keep);
+        piece.content += cut.before;
+        this.carry = cut.carry;
         return piece;
       }
       piece.content += rest;

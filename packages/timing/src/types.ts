@@ -1,18 +1,8 @@
 import type { ChatReply, ChatRequest, Clock, FetchLike, FinishReason, TokenUsage } from '@crucibleforge/core';
 
-/** Which server family an endpoint is; decides the reasoning switch (integrations §4.3). */
-export type ProviderKind = 'lmstudio' | 'ollama' | 'llamacpp' | 'vllm' | 'openrouter' | 'deepseek' | 'openai' | 'generic';
-
-export const PROVIDER_KINDS: readonly ProviderKind[] = [
-  'lmstudio',
-  'ollama',
-  'llamacpp',
-  'vllm',
-  'openrouter',
-  'deepseek',
-  'openai',
-  'generic',
-];
+/** Which server families an endpoint can be; the kind decides the reasoning switch (integrations §4.3). */
+export const PROVIDER_KINDS = ['lmstudio', 'ollama', 'llamacpp', 'vllm', 'openrouter', 'deepseek', 'openai', 'generic'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 /** Milliseconds. `connectMs` bounds request → response headers; the others are described in the README. */
 export interface TimingTimeouts {
@@ -33,17 +23,22 @@ export const DEFAULT_TIMEOUTS: TimingTimeouts = {
   totalMs: 1_800_000,
 };
 
-export interface StreamChatOptions {
+/** One endpoint and model, and how to reach it: what streamChat, the timed completer and the speed benchmark share. */
+export interface EndpointOptions {
   /** OpenAI-compatible base URL including `/v1`, e.g. http://127.0.0.1:1234/v1 */
   baseUrl: string;
   apiKey?: string;
   model: string;
-  request: ChatRequest;
+  /** Decides the reasoning switch (default generic). */
+  providerKind?: ProviderKind;
   fetch?: FetchLike;
   clock?: Clock;
   timeouts?: Partial<TimingTimeouts>;
+}
+
+export interface StreamChatOptions extends EndpointOptions {
+  request: ChatRequest;
   signal?: AbortSignal;
-  providerKind?: ProviderKind;
   /** Extra request-body fields (merged; `chat_template_kwargs` one level deep). */
   extraBody?: Record<string, unknown>;
   /** Buffer typed events for iteration (default true). Set false when only `result` is used. */

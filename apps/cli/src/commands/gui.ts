@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import { startGuiServer } from '@crucibleforge/gui';
-import { intFlag, parseCommandArgs } from '../args';
+import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
-import { casesDirOf, locateConfig, resultsDirOf, userCacheDir, withRunnerErrors } from '../runner-context';
+import { casesDirOf, leaseCacheOption, locateConfig, resultsDirOf, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
 import { openSandbox } from '../runner-run';
+import { LISTEN_OPTIONS, listenFlags, serveUntilSignal } from '../serve';
 
 const DEFAULT_PORT = 8777;
 
@@ -27,30 +27,20 @@ Options:
   --allow-unsandboxed  grade code without bubblewrap when it is missing (unsafe)
 `;
 
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((done) => {
-    if (signal.aborted) return done();
-    signal.addEventListener('abort', () => done(), { once: true });
-  });
-}
-
 export const command: CommandModule = {
   usage,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseCommandArgs(args, {
-      port: { type: 'string' },
-      host: { type: 'string' },
+      ...LISTEN_OPTIONS,
       token: { type: 'string' },
-      config: { type: 'string' },
-      results: { type: 'string' },
+      ...STORE_OPTIONS,
       cases: { type: 'string' },
       'allow-unsandboxed': { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const port = intFlag('port', values.port, DEFAULT_PORT, 0);
-    if (port > 65535) throw new UsageError(`--port must be at most 65535, got "${values.port}"`);
-    const host = values.host ?? '127.0.0.1';
-    if (host.trim() === '') throw new UsageError('--host must not be empty');
+    const listen = listenFlags(values);
+    const port = listen.port ?? DEFAULT_PORT;
+    const host = listen.host ?? '127.0.0.1';
     const token = values.token ?? (io.env['CRUCIBLEFORGE_GUI_TOKEN'] || undefined);
 
     return withRunnerErrors(io, 'gui', async () => {
@@ -58,7 +48,6 @@ export const command: CommandModule = {
       const resultsDir = resultsDirOf(io, values.results);
       const casesDir = casesDirOf(io, values.cases);
       const sandbox = await openSandbox(io, values['allow-unsandboxed'] ?? false);
-      const cache = userCacheDir(io.env);
       let gui;
       try {
         gui = await startGuiServer({
@@ -70,7 +59,7 @@ export const command: CommandModule = {
           ...(configPath ? { configPath } : {}),
           env: io.env,
           toolVersion: VERSION,
-          ...(cache ? { leaseCacheDir: join(cache, 'locks') } : {}),
+          ...leaseCacheOption(io.env),
           ...(sandbox ? { world: { sandbox } } : {}),
         });
       } catch (error) {
@@ -91,13 +80,13 @@ export const command: CommandModule = {
       lines.push(configPath ? `config: ${configPath}` : `config: none found (looked at ${searched.join(', ')}); create one with "crucibleforge config --init"`);
       lines.push(`results: ${resultsDir}`, `cases: ${casesDir}`);
       if (!sandbox) lines.push('sandbox: unavailable (see above), so code cases cannot be graded in GUI runs');
-      lines.push('Press Ctrl-C to stop.', '');
-      io.stdout.write(lines.join('\n'));
-      await untilAborted(io.signal);
-      io.stdout.write('stopping (a running run is stopped; what finished is kept and can be resumed)\n');
-      await gui.close();
-      io.stdout.write('GUI stopped\n');
-      return EXIT.ok;
+      const server = gui;
+      return serveUntilSignal(io, {
+        banner: lines,
+        stopping: 'stopping (a running run is stopped; what finished is kept and can be resumed)',
+        close: () => server.close(),
+        stopped: () => 'GUI stopped',
+      });
     });
   },
 };

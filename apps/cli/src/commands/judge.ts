@@ -1,7 +1,7 @@
 import { judgeRun } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
-import { requireConfig, resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
+import { runIdOf, runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
 import { judgeEventLine } from '../runner-render';
 
 const usage = `Usage: crucibleforge judge [--run ID | --latest] [--retry-errors] [--force-self-judge]
@@ -29,8 +29,7 @@ const options = {
   'force-self-judge': { type: 'boolean' },
   models: { type: 'string' },
   'no-canary': { type: 'boolean' },
-  results: { type: 'string' },
-  config: { type: 'string' },
+  ...STORE_OPTIONS,
 } as const;
 
 export type JudgeValues = {
@@ -46,14 +45,11 @@ export type JudgeValues = {
 
 /** The judge step shared with `all`. */
 export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string): Promise<number> {
-  const config = await requireConfig(io, values.config);
-  const resultsDir = resultsDirOf(io, values.results);
-  const id = runId ?? (await runIdOf(resultsDir, values));
+  const base = await runnerBase(io, values);
+  const id = runId ?? (await runIdOf(base.resultsDir, values));
   const models = listFlag(values.models);
   const summary = await judgeRun({
-    config,
-    env: io.env,
-    resultsDir,
+    ...base,
     runId: id,
     retryErrors: values['retry-errors'] ?? false,
     forceSelfJudge: values['force-self-judge'] ?? false,

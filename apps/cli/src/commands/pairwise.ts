@@ -4,7 +4,7 @@ import { CATEGORIES, type Category } from '@crucibleforge/core';
 import { pairwiseRun, renderPairwiseMarkdown } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
-import { requireConfig, resultsDirOf, withRunnerErrors } from '../runner-context';
+import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
 
 const usage = `Usage: crucibleforge pairwise --models a,b[,c] [--run ID,…] [--categories …] [--out DIR]
 
@@ -27,8 +27,7 @@ const options = {
   categories: { type: 'string' },
   'force-self-judge': { type: 'boolean' },
   out: { type: 'string' },
-  results: { type: 'string' },
-  config: { type: 'string' },
+  ...STORE_OPTIONS,
 } as const;
 
 export const command: CommandModule = {
@@ -42,13 +41,10 @@ export const command: CommandModule = {
       if (!(CATEGORIES as readonly string[]).includes(c)) throw new UsageError(`unknown category "${c}" (one of ${CATEGORIES.join(', ')})`);
     }
     return withRunnerErrors(io, 'pairwise', async () => {
-      const config = await requireConfig(io, values.config);
-      const resultsDir = resultsDirOf(io, values.results);
+      const base = await runnerBase(io, values);
       const runIds = listFlag(values.run);
       const result = await pairwiseRun({
-        config,
-        env: io.env,
-        resultsDir,
+        ...base,
         models,
         ...(runIds ? { runIds } : {}),
         categories: (categories as Category[] | undefined) ?? null,
@@ -56,7 +52,7 @@ export const command: CommandModule = {
         signal: io.signal,
         onEvent: (e) => io.stdout.write(e.type === 'game' ? `${e.case_id}: ${e.a} vs ${e.b} → ${e.result}\n` : `${e.message}\n`),
       });
-      const outDir = values.out ? resolve(io.cwd, values.out) : resultsDir;
+      const outDir = values.out ? resolve(io.cwd, values.out) : base.resultsDir;
       await mkdir(outDir, { recursive: true });
       const md = renderPairwiseMarkdown(result);
       const mdPath = join(outDir, 'pairwise.md');

@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { recoverRun } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { VERSION } from '../main';
-import { requireConfig, resultsDirOf, userCacheDir, withRunnerErrors } from '../runner-context';
+import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
 import { renderRun, summaryLines } from '../runner-render';
-import { openSandbox } from '../runner-run';
+import { gradingWorld } from '../runner-run';
 
 const usage = `Usage: crucibleforge recover --run ID [--models a,b]
 
@@ -23,8 +22,7 @@ after the cut-off reasoning. The new rows replace the old ones in the same run. 
 const options = {
   run: { type: 'string' },
   models: { type: 'string' },
-  results: { type: 'string' },
-  config: { type: 'string' },
+  ...STORE_OPTIONS,
   'allow-unsandboxed': { type: 'boolean' },
 } as const;
 
@@ -35,22 +33,11 @@ export const command: CommandModule = {
     if (!values.run) throw new UsageError('--run ID is required');
     const runId = values.run;
     return withRunnerErrors(io, 'recover', async () => {
-      const config = await requireConfig(io, values.config);
-      const resultsDir = resultsDirOf(io, values.results);
+      const base = await runnerBase(io, values);
       const models = listFlag(values.models);
-      const sandbox = await openSandbox(io, values['allow-unsandboxed'] ?? false);
-      if (!sandbox) return EXIT.noSandbox;
-      const cache = userCacheDir(io.env);
-      const handle = await recoverRun({
-        config,
-        env: io.env,
-        resultsDir,
-        runId,
-        toolVersion: VERSION,
-        world: { sandbox },
-        ...(models ? { models } : {}),
-        ...(cache ? { leaseCacheDir: join(cache, 'locks') } : {}),
-      });
+      const grading = await gradingWorld(io, values['allow-unsandboxed'] ?? false);
+      if (!grading) return EXIT.noSandbox;
+      const handle = await recoverRun({ ...base, runId, toolVersion: VERSION, ...grading, ...(models ? { models } : {}) });
       if (handle.plan.total === 0) {
         handle.stop();
         await handle.done;

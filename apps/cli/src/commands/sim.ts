@@ -3,8 +3,9 @@ import { resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
 import { parseSimConfig, startSimEndpoint, type SimEndpointOptions } from '@crucibleforge/sim-endpoint';
 import { LineCounter, parseDocument } from 'yaml';
-import { intFlag, parseCommandArgs } from '../args';
+import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { LISTEN_OPTIONS, listenFlags, serveUntilSignal } from '../serve';
 
 const DEFAULT_PORT = 8089;
 
@@ -65,13 +66,6 @@ async function loadConfig(file: string): Promise<SimEndpointOptions> {
   return parseSimConfig(doc.toJS(), file);
 }
 
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((done) => {
-    if (signal.aborted) return done();
-    signal.addEventListener('abort', () => done(), { once: true });
-  });
-}
-
 function curlExample(url: string, model: string, apiKey: string | undefined): string {
   const body = JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'Hello' }] });
   const auth = apiKey ? ` -H 'authorization: Bearer ${apiKey}'` : '';
@@ -82,14 +76,11 @@ export const command: CommandModule = {
   usage,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseCommandArgs(args, {
-      port: { type: 'string' },
-      host: { type: 'string' },
+      ...LISTEN_OPTIONS,
       config: { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const port = values.port === undefined ? undefined : intFlag('port', values.port, 0, 0);
-    if (port !== undefined && port > 65535) throw new UsageError(`--port must be at most 65535, got "${values.port}"`);
-    if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host must not be empty');
+    const { port, host } = listenFlags(values);
     let config: SimEndpointOptions;
     try {
       config = values.config === undefined ? DEFAULT_SIM_CONFIG : await loadConfig(resolve(io.cwd, values.config));
@@ -98,7 +89,7 @@ export const command: CommandModule = {
       io.stderr.write(`crucibleforge sim: ${error.message}\n`);
       return EXIT.failed;
     }
-    const options = { ...config, port: port ?? config.port ?? DEFAULT_PORT, host: values.host ?? config.host ?? '127.0.0.1' };
+    const options = { ...config, port: port ?? config.port ?? DEFAULT_PORT, host: host ?? config.host ?? '127.0.0.1' };
     let sim;
     try {
       sim = await startSimEndpoint(options);
@@ -109,18 +100,11 @@ export const command: CommandModule = {
       return EXIT.failed;
     }
     const ids = options.models.map((m) => m.id);
-    io.stdout.write(
-      [
-        `sim endpoint listening on ${sim.url}`,
-        `models: ${ids.join(', ')}`,
-        `try: ${curlExample(sim.url, ids[0]!, options.api_key)}`,
-        'Press Ctrl-C to stop.',
-        '',
-      ].join('\n'),
-    );
-    await untilAborted(io.signal);
-    await sim.close();
-    io.stdout.write(`sim endpoint stopped after ${sim.truth.length} request(s)\n`);
-    return EXIT.ok;
+    const server = sim;
+    return serveUntilSignal(io, {
+      banner: [`sim endpoint listening on ${sim.url}`, `models: ${ids.join(', ')}`, `try: ${curlExample(sim.url, ids[0]!, options.api_key)}`],
+      close: () => server.close(),
+      stopped: () => `sim endpoint stopped after ${server.truth.length} request(s)`,
+    });
   },
 };
