@@ -2,11 +2,9 @@
  * The embedded demo: the main job (speed, the standard profile, judging, reports) against the sim endpoint
  * with two clearly labelled simulated models and a simulated judge. No model server needed.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SpeedSummary } from '@crucibleforge/core';
 import { createDemoModels, type DemoModels, type DemoPace } from '@crucibleforge/demo';
-import { buildReport, renderReportFiles, renderSummaryTable } from '@crucibleforge/report';
 import { configSchema, createRun, judgeRun, loadRun, summarizeRun, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
@@ -15,6 +13,7 @@ import { profileCases } from './bench-llm-suite';
 import type { CliIO } from './io';
 import { VERSION } from './main';
 import { formatDuration } from './runner-context';
+import { writeReport } from './runner-report';
 import { judgeEventLine, renderRun, summaryLines } from './runner-render';
 
 export const DEMO_PROFILE = 'standard';
@@ -145,21 +144,13 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
     say(`judged ${judged.judged} answers: ${judged.correct} correct, ${judged.incorrect} incorrect, ${judged.judge_errors} judge errors`);
     say();
 
-    const run = await loadRun(resultsDir, summary.run_id);
-    const data = buildReport({ rows: run.rows, manifests: [run.manifest], speed, generatedAt: new Date().toISOString(), toolVersion: VERSION });
-    await mkdir(o.outDir, { recursive: true });
-    const files: string[] = [];
-    for (const file of renderReportFiles(data, ['md', 'json', 'html'])) {
-      const path = join(o.outDir, file.fileName);
-      await writeFile(path, file.content);
-      files.push(path);
-    }
+    const { table, files } = await writeReport({ resultsDir, runIds: [summary.run_id], formats: ['md', 'json', 'html'], outDir: o.outDir, speed });
     const surprises = await checkFaults(resultsDir, summary.run_id, demo);
     return {
       // the summary again, now with the judge's verdicts folded in
       summary: await summarizeRun(resultsDir, summary.run_id, summary.resumed),
       files,
-      table: renderSummaryTable(data),
+      table,
       surprises,
       faulty: demo.faulty.id,
       seconds: (performance.now() - started) / 1000,

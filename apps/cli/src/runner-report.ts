@@ -1,7 +1,7 @@
-/** Builds and writes the report files for `report` and `all`. */
+/** Builds and writes the report files for `report`, `all` and the demo. */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CrucibleError, type PairwiseSummary, type ResultRow, type RunManifest } from '@crucibleforge/core';
+import { CrucibleError, type PairwiseSummary, type ResultRow, type RunManifest, type SpeedSummary } from '@crucibleforge/core';
 import { buildReport, renderReportFiles, renderSummaryTable, type ReportFormat } from '@crucibleforge/report';
 import { listRuns, loadRun } from '@crucibleforge/runner';
 import { VERSION } from './main';
@@ -13,6 +13,8 @@ export interface WriteReportOptions {
   models?: string[];
   formats: ReportFormat[];
   outDir: string;
+  /** Speed-run medians per model (`speed`, the demo); models without one show their rows' medians. */
+  speed?: readonly SpeedSummary[];
   now?: () => Date;
 }
 
@@ -41,6 +43,7 @@ export async function writeReport(options: WriteReportOptions): Promise<{ table:
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
     toolVersion: VERSION,
     ...(options.models ? { models: options.models } : {}),
+    ...(options.speed ? { speed: options.speed } : {}),
   });
   await mkdir(options.outDir, { recursive: true });
   const files: string[] = [];

@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ReportData } from '@crucibleforge/report';
+import { listRuns } from '@crucibleforge/runner';
+import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from './main';
+import { writeReport } from './runner-report';
+import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim } from './runner-testing';
+import { memoryIO } from './testing';
+
+let sim: SimEndpoint;
+beforeAll(async () => {
+  sim = await startFixtureSim();
+});
+afterAll(async () => sim?.close());
+
+describe('writeReport', () => {
+  it('uses a speed run where one is given, else the medians of the rows', async () => {
+    const ws = await fixtureWorkspace(sim.url);
+    const t = memoryIO({ cwd: ws.dir });
+    const args = ['run', '--profile', 'quick', '--models', 'strong,weak', '--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES, '--allow-unsandboxed'];
+    expect(await main(args, t.io)).toBe(0);
+    const [run] = await listRuns(ws.results);
+    const outDir = join(ws.dir, 'out');
+    const speed = [{ model: 'strong', ttft_s: 0.25, decode_tps: 42, prefill_tps: 900, plausibility: { confidence: 'HIGH' as const, reasons: [] } }];
+    const now = () => new Date('2026-01-02T03:04:05.000Z');
+    const written = await writeReport({ resultsDir: ws.results, runIds: [run!.run_id], formats: ['json', 'md'], outDir, speed, now });
+    expect(written.files).toEqual([join(outDir, 'report.json'), join(outDir, 'report.md')]);
+    const report = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as ReportData;
+    expect(report.generated_at).toBe('2026-01-02T03:04:05.000Z');
+    const byModel = new Map(report.models.map((m) => [m.model, m]));
+    expect(byModel.get('strong')?.speed).toEqual({ decode_tps: 42, ttft_s: 0.25, prefill_tps: 900, source: 'speed-run', plausibility: speed[0]!.plausibility });
+    expect(byModel.get('weak')?.speed?.source).toBe('bench-rows');
+    expect(written.table).toContain('strong');
+  });
+});
