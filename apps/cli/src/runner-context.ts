@@ -1,10 +1,9 @@
 /**
  * Shared plumbing of the runner commands (run, all, judge, recover, status, models, report, pairwise,
- * config, import-openclaw): where the config, results and cases are, and how runner errors are shown.
+ * config, import-openclaw): where the config and results are, and how runner errors are shown (the cases
+ * directory: ./cases-dir).
  */
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CrucibleError } from '@crucibleforge/core';
 import { latestRunId, loadConfig, resolveConfigPath, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
@@ -65,15 +64,6 @@ export function leaseCacheOption(env: CliIO['env']): { leaseCacheDir?: string } 
 /** --results DIR, else $CRUCIBLEFORGE_RESULTS, else ./results. */
 export function resultsDirOf(io: CliIO, flag: string | undefined): string {
   return resolve(io.cwd, flag ?? io.env['CRUCIBLEFORGE_RESULTS'] ?? 'results');
-}
-
-/** --cases DIR, else $CRUCIBLEFORGE_CASES, else ./cases, else the cases shipped with this checkout. */
-export function casesDirOf(io: CliIO, flag: string | undefined): string {
-  if (flag) return resolve(io.cwd, flag);
-  if (io.env['CRUCIBLEFORGE_CASES']) return resolve(io.cwd, io.env['CRUCIBLEFORGE_CASES']);
-  const local = join(io.cwd, 'cases');
-  if (existsSync(local)) return local;
-  return fileURLToPath(new URL('../../../cases', import.meta.url));
 }
 
 /** --run ID, or the newest run (also for --latest or when neither is given). */

@@ -5,7 +5,8 @@ import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import { intFlag, listFlag } from './args';
 import { EXIT, UsageError, type CliIO } from './io';
 import { VERSION } from './main';
-import { budgetFlag, casesDirOf, formatUsd, leaseCacheOption, runnerBase, STORE_OPTIONS } from './runner-context';
+import { CASES_DIR_DEFAULT, casesDirOf } from './cases-dir';
+import { budgetFlag, formatUsd, leaseCacheOption, runnerBase, STORE_OPTIONS } from './runner-context';
 import { renderRun, summaryLines } from './runner-render';
 
 export const RUN_OPTIONS = {
@@ -30,7 +31,7 @@ export const RUN_FLAGS_HELP = `  --profile NAME        which cases (standard, co
   --budget USD          stop before the run's cost could pass this amount
   --results DIR         results directory (default $CRUCIBLEFORGE_RESULTS or ./results)
   --config PATH         models.yaml to use
-  --cases DIR           case directory (default ./cases, else the one shipped with CrucibleForge)
+  --cases DIR           case directory (default: ${CASES_DIR_DEFAULT})
   --allow-unsandboxed   grade code without bubblewrap isolation when bwrap is missing (unsafe)`;
 
 type RunValues = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };

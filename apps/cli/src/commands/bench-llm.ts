@@ -21,7 +21,8 @@ import { buildResults, resultsPath, shortPath, writeResults } from '../bench-llm
 import { profileCases } from '../bench-llm-suite';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
-import { casesDirOf, withRunnerErrors } from '../runner-context';
+import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
+import { withRunnerErrors } from '../runner-context';
 
 export const DEFAULT_BASE_URL = 'http://localhost:1234/v1';
 /** The classic suite is the `quick` profile of the case set, materialised with this seed. */
@@ -48,7 +49,7 @@ Options:
   --bandwidth-gbs N     its memory bandwidth in GB/s (instead of --gpu)
   --out DIR             write <model>-<date>.json into DIR instead of ~/benchmarks
   --json FILE           write the results to exactly this file
-  --cases DIR           the case set (default: ./cases, else the one shipped with this checkout)
+  --cases DIR           the case set (default: ${CASES_DIR_DEFAULT})
   --list                list the endpoint's models with GGUF size and quantisation where known
   --check               check the endpoint (models listed, a streamed completion) and the sandbox
 

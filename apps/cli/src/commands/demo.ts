@@ -4,7 +4,8 @@ import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import { parseCommandArgs } from '../args';
 import { closingLines, runDemo } from '../demo-run';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
-import { casesDirOf, withRunnerErrors } from '../runner-context';
+import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
+import { withRunnerErrors } from '../runner-context';
 
 export const DEFAULT_DEMO_DIR = 'crucibleforge-demo';
 
@@ -19,7 +20,7 @@ report.md, report.json and report.html.
 Options:
   --out DIR       where the reports go (default ./${DEFAULT_DEMO_DIR}; the run's rows go to DIR/results)
   --pace P        fast (default: finishes in a minute or two) or realistic (local-GPU decode rates: slow)
-  --cases DIR     the case set (default: ./cases, else the one shipped with this checkout)
+  --cases DIR     the case set (default: ${CASES_DIR_DEFAULT})
 
 Code is graded in the bubblewrap sandbox; without bwrap the demo still runs it (it is the case set's own
 reference and wrong solutions, not model output) and says so.

@@ -2,7 +2,8 @@ import { startGuiServer } from '@crucibleforge/gui';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
-import { casesDirOf, leaseCacheOption, locateConfig, resultsDirOf, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
+import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
+import { leaseCacheOption, locateConfig, resultsDirOf, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
 import { openSandbox } from '../runner-run';
 import { LISTEN_OPTIONS, listenFlags, serveUntilSignal } from '../serve';
 
@@ -23,7 +24,7 @@ Options:
                        $CRUCIBLEFORGE_GUI_TOKEN, which keeps it out of the process list
   --config FILE        models.yaml (default: $CRUCIBLEFORGE_CONFIG, ./models.yaml, the user config dir)
   --results DIR        run storage (default: $CRUCIBLEFORGE_RESULTS or ./results)
-  --cases DIR          cases (default: $CRUCIBLEFORGE_CASES, ./cases, or the shipped set)
+  --cases DIR          cases (default: ${CASES_DIR_DEFAULT})
   --allow-unsandboxed  grade code without bubblewrap when it is missing (unsafe)
 `;
 

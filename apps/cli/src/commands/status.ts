@@ -3,7 +3,8 @@ import { listRuns, preflightModel, type RunnerConfig } from '@crucibleforge/runn
 import { fetchModelIds } from '@crucibleforge/timing';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
-import { casesDirOf, locateConfig, requireConfig, resultsDirOf, withRunnerErrors } from '../runner-context';
+import { CASES_DIR_NOT_FOUND, findCasesDir } from '../cases-dir';
+import { locateConfig, requireConfig, resultsDirOf, withRunnerErrors } from '../runner-context';
 
 const usage = `Usage: crucibleforge status [--no-preflight] [--config PATH] [--results DIR] [--cases DIR]
 
@@ -82,7 +83,8 @@ export const command: CommandModule = {
         const config = await requireConfig(io, values.config);
         out.push(...(await providerLines(config, io)), ...(await modelLines(config, io, !values['no-preflight'])));
       }
-      out.push(...(await profileLines(casesDirOf(io, values.cases))));
+      const casesDir = findCasesDir(io, values.cases);
+      out.push(...(casesDir ? await profileLines(casesDir) : [`cases: ${CASES_DIR_NOT_FOUND}`]));
       const runs = (await listRuns(resultsDir)).slice(-5);
       if (runs.length > 0) out.push('latest runs:');
       for (const r of runs) {
