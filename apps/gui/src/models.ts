@@ -1,5 +1,15 @@
 import type { FetchLike } from '@crucibleforge/core';
-import { LOCAL_KINDS, type RunnerConfigData } from '@crucibleforge/runner';
+import { LOCAL_KINDS, probeEndpoint, type ModelInfo, type RunnerConfigData } from '@crucibleforge/runner';
+
+/** What an endpoint says about one model it serves, where it says it (LM Studio, Ollama, llama.cpp). */
+export interface ServedModel {
+  id: string;
+  size_bytes: number | null;
+  /** e.g. Q4_K_M */
+  quantization: string | null;
+  /** e.g. "8.0B" (Ollama), else from the parameter count. */
+  parameter_size: string | null;
+}
 
 /** What one provider's endpoint said when asked for its models. */
 export interface ProviderStatus {
@@ -13,6 +23,8 @@ export interface ProviderStatus {
   api_key_env: string | null;
   key_set: boolean;
   ids: string[];
+  /** Size and quantization of the models it serves, where the endpoint tells ([] when down). */
+  served: ServedModel[];
   checked_at: string;
 }
 
@@ -29,17 +41,30 @@ export interface ModelView {
   lease_devices: number[] | null;
   /** listed: the endpoint lists this id; missing: it is up but does not; unknown: the endpoint is down. */
   availability: 'listed' | 'missing' | 'unknown';
+  /** File size in bytes and quantization, as the endpoint reports them (null where it does not). */
+  size_bytes: number | null;
+  quantization: string | null;
+  parameter_size: string | null;
 }
 
 export interface ModelsView {
   configured: ModelView[];
-  /** Ids the endpoints list that no configured model uses. */
-  discovered: { provider: string; id: string }[];
+  /** Ids the endpoints list that no configured model uses, with what the endpoint says about them. */
+  discovered: ({ provider: string } & ServedModel)[];
   providers: ProviderStatus[];
   judge: string | null;
 }
 
-/** GET `<base_url>/models` with the provider's key; never throws. */
+function parameterSize(info: ModelInfo): string | null {
+  if (info.parameter_size) return info.parameter_size;
+  return info.parameter_count === null ? null : `${(info.parameter_count / 1e9).toFixed(1)}B`;
+}
+
+function served(info: ModelInfo): ServedModel {
+  return { id: info.id, size_bytes: info.size_bytes, quantization: info.quantization, parameter_size: parameterSize(info) };
+}
+
+/** Asks the endpoint (the timing package's probe, through the runner) what it serves, with the provider's key; never throws. */
 export async function probeProvider(
   name: string,
   provider: RunnerConfigData['providers'][string],
@@ -50,7 +75,7 @@ export async function probeProvider(
 ): Promise<ProviderStatus> {
   const keyName = provider.api_key_env ?? null;
   const key = keyName ? env[keyName] : undefined;
-  const base: Omit<ProviderStatus, 'status' | 'reason' | 'ids'> = {
+  const base: Omit<ProviderStatus, 'status' | 'reason' | 'ids' | 'served'> = {
     name,
     kind: provider.kind,
     base_url: provider.base_url,
@@ -58,25 +83,14 @@ export async function probeProvider(
     key_set: typeof key === 'string' && key !== '',
     checked_at: now().toISOString(),
   };
-  const url = `${provider.base_url.replace(/\/+$/, '')}/models`;
-  try {
-    const response = await fetchFn(url, {
-      headers: { accept: 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      return { ...base, status: 'down', reason: `GET ${url} answered HTTP ${response.status}`, ids: [] };
-    }
-    const body = (await response.json()) as { data?: unknown };
-    const ids = Array.isArray(body.data)
-      ? body.data.map((m) => (m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string' ? (m as { id: string }).id : null)).filter((id): id is string => id !== null)
-      : [];
-    return { ...base, status: 'up', reason: null, ids };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ...base, status: 'down', reason: `GET ${url} failed: ${message}`, ids: [] };
-  }
+  const { listing, metadata } = await probeEndpoint(provider.base_url, { fetch: fetchFn, timeoutMs, ...(key ? { apiKey: key } : {}) });
+  if (!listing.ok) return { ...base, status: 'down', reason: listing.reason, ids: [], served: [] };
+  return { ...base, status: 'up', reason: null, ids: listing.ids, served: metadata.models.map(served) };
+}
+
+function facts(status: ProviderStatus | undefined, id: string): Omit<ServedModel, 'id'> {
+  const found = status?.served.find((s) => s.id === id);
+  return { size_bytes: found?.size_bytes ?? null, quantization: found?.quantization ?? null, parameter_size: found?.parameter_size ?? null };
 }
 
 /** Configured models (never a key), what each endpoint lists, and the ids nobody configured yet. */
@@ -98,10 +112,13 @@ export function modelsView(config: RunnerConfigData, providers: ProviderStatus[]
       prices: prices ? { ...prices } : null,
       lease_devices: m.lease ? (m.lease.devices ?? [0]) : null,
       availability: !status || status.status === 'down' ? 'unknown' : status.ids.includes(m.id) ? 'listed' : 'missing',
+      ...facts(status, m.id),
     };
   });
   const used = new Set(Object.values(config.models).map((m) => `${m.provider}\u0000${m.id}`));
-  const discovered = providers.flatMap((p) => p.ids.filter((id) => !used.has(`${p.name}\u0000${id}`)).map((id) => ({ provider: p.name, id })));
+  const discovered = providers.flatMap((p) =>
+    p.ids.filter((id) => !used.has(`${p.name}\u0000${id}`)).map((id) => ({ provider: p.name, id, ...facts(p, id) })),
+  );
   return { configured, discovered, providers, judge: config.judge?.model ?? null };
 }
 

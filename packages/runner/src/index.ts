@@ -33,6 +33,9 @@ export type { JudgeRunOptions, JudgeSummary, JudgeEvent } from './judge-run';
 export { recoverRun, rowsToRecover } from './recover';
 export type { RecoverOptions } from './recover';
 export { timingClientFactory, timingMetadata, defaultSandbox, createLeaseAcquirer } from './defaults';
+// What an endpoint serves (ids, size, quantization), for apps that depend on the runner alone (the GUI).
+export { probeEndpoint } from '@crucibleforge/timing';
+export type { EndpointProbe, ModelInfo, ModelListing } from '@crucibleforge/timing';
 export type { LeaseAcquirerOptions } from './defaults';
 export { wrongModelReason, verifyModeOf } from './guard';
 export type { VerifyMode } from './guard';

@@ -1,6 +1,6 @@
 import type { FetchLike } from '@crucibleforge/core';
 import { describe, expect, it } from 'vitest';
-import { listModelMetadata, serverRoot } from './metadata';
+import { fetchModelIds, listModelMetadata, probeEndpoint, serverRoot } from './metadata';
 import { releaseModel } from './unload';
 
 /** A fake endpoint: URL (and method) → JSON body; anything else is a 404; `throws` rejects like a dead port. */
@@ -68,6 +68,27 @@ describe('listModelMetadata', () => {
     expect(meta.models[0]).toMatchObject({ id: 'model.gguf', parameter_count: 8_030_261_248, size_bytes: 4_920_000_000, max_context: 131072 });
     const nothing = await listModelMetadata('http://dead:1/v1', { fetch: fakeFetch({}, ['']).fn });
     expect(nothing).toEqual({ base_url: 'http://dead:1/v1', models: [], sources: [] });
+  });
+
+  it('probeEndpoint says why /v1/models listed nothing, beside the metadata', async () => {
+    const base = 'http://lms:1234/v1';
+    const { fn } = fakeFetch({
+      [`GET ${base}/models`]: { data: [{ id: 'qwen3-8b' }, { id: 7 }] },
+      'GET http://lms:1234/api/v0/models': { data: [{ id: 'qwen3-8b', quantization: 'Q4_K_M', state: 'loaded', max_context_length: 32768 }] },
+    });
+    const up = await probeEndpoint(base, { fetch: fn });
+    expect(up.listing).toEqual({ ok: true, ids: ['qwen3-8b'] });
+    expect(up.metadata.models).toEqual([expect.objectContaining({ id: 'qwen3-8b', quantization: 'Q4_K_M', state: 'loaded', max_context: 32768 })]);
+
+    const locked: FetchLike = async () => new Response('no key', { status: 401 });
+    expect((await probeEndpoint(base, { fetch: locked })).listing).toEqual({ ok: false, reason: `GET ${base}/models answered HTTP 401` });
+    const dead = await probeEndpoint('http://dead:1/v1/', { fetch: fakeFetch({}, ['']).fn });
+    expect(dead.listing).toEqual({ ok: false, reason: 'GET http://dead:1/v1/models failed: fetch failed' });
+    expect(dead.metadata).toEqual({ base_url: 'http://dead:1/v1/', models: [], sources: [] });
+    const odd = await probeEndpoint(base, { fetch: fakeFetch({ [`GET ${base}/models`]: { models: [] } }).fn });
+    expect(odd.listing).toEqual({ ok: false, reason: `GET ${base}/models answered without a model list (no "data" array)` });
+    expect(await fetchModelIds(base, { fetch: fakeFetch({ [`GET ${base}/models`]: { models: [] } }).fn })).toBeNull();
+    expect(await fetchModelIds(base, { fetch: fn })).toEqual(['qwen3-8b']);
   });
 
   it('finds the server root under /v1', () => {

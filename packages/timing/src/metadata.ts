@@ -38,8 +38,12 @@ export function serverRoot(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
-async function getJson(url: string, options: MetadataOptions, init: RequestInit = {}): Promise<Json | null> {
+/** A JSON request's outcome: the body (null when it is not an object), or why there is none. */
+type Fetched = { ok: true; body: Json | null } | { ok: false; reason: string };
+
+async function fetchJson(url: string, options: MetadataOptions, init: RequestInit = {}): Promise<Fetched> {
   const fetchFn = options.fetch ?? globalThis.fetch;
+  const method = init.method ?? 'GET';
   try {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
@@ -51,20 +55,33 @@ async function getJson(url: string, options: MetadataOptions, init: RequestInit 
     });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
-      return null;
+      return { ok: false, reason: `${method} ${url} answered HTTP ${response.status}` };
     }
-    return obj(await response.json());
-  } catch {
-    return null;
+    return { ok: true, body: obj(await response.json()) };
+  } catch (error) {
+    return { ok: false, reason: `${method} ${url} failed: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 
+const bodyOf = (fetched: Fetched): Json | null => (fetched.ok ? fetched.body : null);
+
+/** What `<base_url>/models` said: the ids it lists, or why it listed none (HTTP status, network error, no list). */
+export type ModelListing = { ok: true; ids: string[] } | { ok: false; reason: string };
+
+function listingOf(url: string, fetched: Fetched): ModelListing {
+  if (!fetched.ok) return fetched;
+  const data = fetched.body?.data;
+  if (!Array.isArray(data)) return { ok: false, reason: `GET ${url} answered without a model list (no "data" array)` };
+  return { ok: true, ids: data.map((m) => str(obj(m)?.id)).filter((id): id is string => id !== null) };
+}
+
+const modelsUrl = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/models`;
+
 /** The ids `/v1/models` lists, or null when it cannot be read. */
 export async function fetchModelIds(baseUrl: string, options: MetadataOptions = {}): Promise<string[] | null> {
-  const body = await getJson(`${baseUrl.replace(/\/+$/, '')}/models`, options);
-  const data = body?.data;
-  if (!Array.isArray(data)) return null;
-  return data.map((m) => str(obj(m)?.id)).filter((id): id is string => id !== null);
+  const url = modelsUrl(baseUrl);
+  const listing = listingOf(url, await fetchJson(url, options));
+  return listing.ok ? listing.ids : null;
 }
 
 function blank(id: string): ModelInfo {
@@ -137,12 +154,26 @@ function fromOllamaShow(show: Json): Partial<ModelInfo> {
   };
 }
 
+/** An endpoint asked once: whether `/v1/models` lists models (and why not), and every model's metadata. */
+export interface EndpointProbe {
+  listing: ModelListing;
+  metadata: ModelMetadata;
+}
+
 /**
  * Collects model metadata from whatever the endpoint offers: `/v1/models` (with llama.cpp's `meta`),
  * LM Studio's `/api/v0/models`, Ollama's `/api/tags` and `/api/show`. Each source is optional; one
  * that fails or is absent is skipped without an error.
  */
 export async function listModelMetadata(baseUrl: string, options: MetadataOptions = {}): Promise<ModelMetadata> {
+  return (await probeEndpoint(baseUrl, options)).metadata;
+}
+
+/**
+ * {@link listModelMetadata}, plus what `/v1/models` itself said (`listing`): an endpoint that is down says
+ * why (`GET …/models answered HTTP 401`, `… failed: fetch failed`). Never throws.
+ */
+export async function probeEndpoint(baseUrl: string, options: MetadataOptions = {}): Promise<EndpointProbe> {
   const root = serverRoot(baseUrl);
   const models = new Map<string, ModelInfo>();
   const sources: string[] = [];
@@ -151,14 +182,16 @@ export async function listModelMetadata(baseUrl: string, options: MetadataOption
     if (!info) models.set(id, (info = blank(id)));
     return info;
   };
-  const [openai, lmstudio, ollama, show] = await Promise.all([
-    getJson(`${baseUrl.replace(/\/+$/, '')}/models`, options),
-    getJson(`${root}/api/v0/models`, options),
-    getJson(`${root}/api/tags`, options),
+  const url = modelsUrl(baseUrl);
+  const [listed, lmstudio, ollama, show] = await Promise.all([
+    fetchJson(url, options),
+    fetchJson(`${root}/api/v0/models`, options).then(bodyOf),
+    fetchJson(`${root}/api/tags`, options).then(bodyOf),
     options.model
-      ? getJson(`${root}/api/show`, options, { method: 'POST', body: JSON.stringify({ model: options.model }) })
+      ? fetchJson(`${root}/api/show`, options, { method: 'POST', body: JSON.stringify({ model: options.model }) }).then(bodyOf)
       : Promise.resolve(null),
   ]);
+  const openai = bodyOf(listed);
   const list = (body: Json | null, key: string) => (Array.isArray(body?.[key]) ? (body[key] as unknown[]) : null);
   const openaiList = list(openai, 'data');
   if (openaiList) {
@@ -182,5 +215,5 @@ export async function listModelMetadata(baseUrl: string, options: MetadataOption
     if (!sources.includes('ollama')) sources.push('ollama');
     fill(entry(options.model), fromOllamaShow(show), 'ollama');
   }
-  return { base_url: baseUrl, models: [...models.values()], sources };
+  return { listing: listingOf(url, listed), metadata: { base_url: baseUrl, models: [...models.values()], sources } };
 }

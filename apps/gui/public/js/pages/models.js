@@ -4,6 +4,15 @@ import { add, badge, clear, h, notice, num } from '../dom.js';
 
 const priceText = (p) => (p ? `$${num(p.input, 2)} / $${num(p.output, 2)} per M` : 'free');
 
+// What the endpoint says about a model's weights: "4.9 GB · Q4_K_M · 8.0B", or null when it says nothing.
+export function weightsText(m) {
+  const parts = [];
+  if (m.size_bytes !== null && m.size_bytes !== undefined) parts.push(`${num(m.size_bytes / 1e9, 1)} GB`);
+  if (m.quantization) parts.push(m.quantization);
+  if (m.parameter_size) parts.push(m.parameter_size);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
 export async function renderModels(view, app, refresh = false) {
   const data = await getJson(`/api/models${refresh ? '?refresh=1' : ''}`);
   clear(view);
@@ -44,7 +53,7 @@ export async function renderModels(view, app, refresh = false) {
       h('h2', null, 'Configured models'),
       h('div', { class: 'table-wrap' },
         h('table', null,
-          h('thead', null, h('tr', null, ['Label', 'Provider', 'Model id', 'At endpoint', 'Reasoning'].map((t) => h('th', null, t)), h('th', { class: 'num' }, 'Context'), ['Price (in / out)', 'GPU lease', 'Enabled'].map((t) => h('th', null, t)))),
+          h('thead', null, h('tr', null, ['Label', 'Provider', 'Model id', 'At endpoint', 'Weights', 'Reasoning'].map((t) => h('th', null, t)), h('th', { class: 'num' }, 'Context'), ['Price (in / out)', 'GPU lease', 'Enabled'].map((t) => h('th', null, t)))),
           h('tbody', null,
             data.configured.map((m) =>
               h('tr', null,
@@ -52,6 +61,7 @@ export async function renderModels(view, app, refresh = false) {
                 h('td', null, `${m.provider} `, h('span', { class: 'faint' }, `(${m.kind})`)),
                 h('td', { class: 'mono' }, m.model_id),
                 h('td', null, badge(m.availability)),
+                h('td', { class: 'weights' }, weightsText(m) ?? h('span', { class: 'faint' }, '–')),
                 h('td', null, m.reasoning),
                 h('td', { class: 'num' }, m.context_length === null ? '–' : m.context_length.toLocaleString()),
                 h('td', null, m.local ? h('span', { class: 'faint' }, 'local') : priceText(m.prices)),
@@ -71,7 +81,7 @@ export async function renderModels(view, app, refresh = false) {
       data.discovered.length === 0
         ? h('p', { class: 'muted' }, 'Nothing else: every model the endpoints list is configured (or no endpoint answered).')
         : h('div', null,
-            data.discovered.map((d) => h('span', { class: 'chip' }, h('strong', null, d.id), h('span', { class: 'faint' }, d.provider))),
+            data.discovered.map((d) => h('span', { class: 'chip' }, h('strong', null, d.id), h('span', { class: 'faint' }, [d.provider, weightsText(d)].filter(Boolean).join(' · ')))),
             h('p', { class: 'small muted' }, 'Add one under models: in models.yaml to benchmark it.')),
     ),
   );
