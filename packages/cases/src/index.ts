@@ -19,7 +19,7 @@ export { caseRevision, canonicalJson, QUESTION_FIELDS } from './revision';
 
 // Seeds, materialisation, haystacks
 export { caseSeed, drawParams, prng, hash32 } from './prng';
-export { materializeCase, fillCase, contextSkip, isSeeded, verifySeeds, runDerive, toToolDefinition, DEFAULT_VERIFY_SEEDS } from './materialize';
+export { materializeCase, fillCase, cachedDerive, contextSkip, isSeeded, verifySeeds, runDerive, toToolDefinition, DEFAULT_VERIFY_SEEDS } from './materialize';
 export type { MaterializedCase, MaterializeOptions, DeriveOutput } from './materialize';
 export { fillTemplate, placeholders } from './template';
 export { buildHaystack, estimateTokens } from './haystack/build';
@@ -48,9 +48,9 @@ export { stripThinking, containsNeedle } from './text/normalize';
 export { parseRational, numbersIn } from './text/numbers';
 
 // Calibration and verify
-export { calibrateCase, cachedCalibration, calibratedLimit, DEFAULT_COMPLEXITY_MULTIPLE, DEFAULT_COMPLEXITY_FLOOR_S } from './calibration';
-export type { Calibration } from './calibration';
-export { verifyCases } from './verify/index';
+export { calibrateCase, cachedCalibration, calibratedLimit, DEFAULT_COMPLEXITY_MULTIPLE, DEFAULT_COMPLEXITY_FLOOR_S, WALL_HEADROOM } from './calibration';
+export type { Calibration, CalibratedLimit } from './calibration';
+export { verifyCases, verifyCost, DEFAULT_VERIFY_CONCURRENCY } from './verify/index';
 export { verifyCase, needsSandbox } from './verify/case';
 export { formatVerifySummary } from './verify/report';
 export type { CaseVerifyResult, VerifyOptions, VerifyReport } from './verify/report';

@@ -67,6 +67,26 @@ export async function runDerive(def: CaseDef, seed: number, params: Record<strin
   return { ...('answer' in obj ? { answer: obj.answer } : {}), vars: vars as Record<string, unknown> };
 }
 
+const deriveCache = new WeakMap<Sandbox, Map<string, Promise<DeriveOutput>>>();
+
+/**
+ * runDerive, once per (sandbox, case, revision, seed): a derive program is a pure function of its seed and
+ * params, so materialising the same variant again (another model, a re-grade) reuses the first result.
+ * A failure is not cached.
+ */
+export function cachedDerive(def: CaseDef, seed: number, params: Record<string, unknown>, sandbox: Sandbox): Promise<DeriveOutput> {
+  let perSandbox = deriveCache.get(sandbox);
+  if (!perSandbox) deriveCache.set(sandbox, (perSandbox = new Map()));
+  const key = `${def.id}@${caseRevision(def)}#${seed}`;
+  let found = perSandbox.get(key);
+  if (!found) {
+    found = runDerive(def, seed, params, sandbox);
+    found.catch(() => perSandbox!.delete(key));
+    perSandbox.set(key, found);
+  }
+  return found;
+}
+
 export interface MaterializeOptions {
   /** Needed for cases with a derive program. */
   sandbox?: Sandbox;
@@ -101,8 +121,8 @@ export async function materializeCase(def: CaseDef, seed: number | null, options
   let derivedAnswer: unknown;
   if (def.derive) {
     if (!options.sandbox) throw casesError('CASES_SANDBOX_REQUIRED', `${def.id}: the derive program needs a sandbox`);
-    const out = await runDerive(def, used!, params, options.sandbox);
-    vars = out.vars;
+    const out = await cachedDerive(def, used!, params, options.sandbox);
+    vars = { ...out.vars };
     derivedAnswer = out.answer;
   }
   const scope: Record<string, unknown> = { ...params, ...vars, seed: used };

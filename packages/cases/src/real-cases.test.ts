@@ -29,7 +29,7 @@ describe('the real cases/ directory', () => {
 
   it('verifies with zero problems in the real sandbox', async (ctx) => {
     const sandbox = await sandboxFor(ctx);
-    const report = await verifyCases(cases, { sandbox, concurrency: 4 });
+    const report = await verifyCases(cases, { sandbox });
     const bad = report.results.filter((r) => !r.ok).map((r) => `${r.file}:\n  ${r.problems.join('\n  ')}`);
     expect(bad, formatVerifySummary(report)).toEqual([]);
     expect(report.checked).toBe(cases.length);

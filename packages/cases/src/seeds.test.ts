@@ -64,3 +64,33 @@ describe('haystack builder', () => {
     }
   });
 });
+
+describe('derive runs once per variant', () => {
+  it('materialising the same case and seed again reuses the derive result (per sandbox); another seed runs it', async () => {
+    const { parseCaseFile } = await import('./loader');
+    const { materializeCase } = await import('./materialize');
+    const def = parseCaseFile(
+      `id: math-x\ntitle: x y z\ncategory: math\ndifficulty: easy\nprompt: "n={{n}} k={{k}}"\nparams: { n: { int: [1, 9] } }\nderive:\n  program: print(1)\nmax_tokens: 100\ngrader: { type: number }\nreference: {}\nverify: { program: "print(1)" }\n`,
+      'math/x.yaml',
+    ).cases[0]!.def;
+    const stdins: string[] = [];
+    const sandbox = {
+      sandboxed: true,
+      run: async (req: { stdin?: string }) => {
+        stdins.push(req.stdin ?? '');
+        const seed = (JSON.parse(req.stdin ?? '{}') as { seed: number }).seed;
+        return { status: 'ok' as const, exit_code: 0, signal: null, stdout: `{"answer": ${seed * 2}, "vars": {"k": ${seed}}}\n`, stderr: '', stdout_truncated: false, stderr_truncated: false, wall_ms: 1, cpu_ms: 1, sandboxed: true };
+      },
+      runHarness: () => Promise.reject(new Error('unused')),
+    };
+    const a = await materializeCase(def, 4, { sandbox });
+    const b = await materializeCase(def, 4, { sandbox });
+    expect(stdins).toHaveLength(1);
+    expect(b.turns).toEqual(a.turns);
+    expect(b.reference.answer).toBe(8);
+    b.vars.k = 99; // a consumer's edit does not leak into the cache
+    expect((await materializeCase(def, 4, { sandbox })).vars.k).toBe(4);
+    await materializeCase(def, 5, { sandbox });
+    expect(stdins).toHaveLength(2);
+  });
+});

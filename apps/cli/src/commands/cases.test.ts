@@ -156,7 +156,7 @@ describe('crucibleforge cases verify', () => {
       return;
     }
     expect(code).toBe(0);
-    expect(t.stdout()).toMatch(/ok   coding-merge-bookings \(\d+\.\d s\)/);
+    expect(t.stdout()).toMatch(/ok   coding-merge-bookings \(\d+\.\d s; sandbox \d+\.\d s\)/);
     expect(t.stdout()).toMatch(/1 cases checked, 0 with problems \(1 reference solutions executed, 0 answers re-derived, 3 negative controls failed as expected/);
   });
   it('usage errors exit 2', async () => {

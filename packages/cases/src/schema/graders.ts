@@ -32,8 +32,8 @@ export const CodeGraderSchema = z
     memory_mb: z.int().min(64).max(8192).optional(),
     complexity: z
       .object({
-        multiple: z.number().min(2).max(100).optional().describe('limit = multiple × reference time (default 10)'),
-        floor_s: z.number().positive().max(60).optional().describe('the limit is never below this (default 2)'),
+        multiple: z.number().min(2).max(100).optional().describe('limit = multiple × the reference CPU time (default 10), never under 3 × its wall time'),
+        floor_s: z.number().positive().max(60).optional().describe('the limit is never below this (default 1)'),
       })
       .strict()
       .optional()

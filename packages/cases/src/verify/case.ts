@@ -39,8 +39,16 @@ function referenceCallProblems(c: MaterializedCase): string[] {
   return problems;
 }
 
-/** Checks one seed of one case; adds to `r`. */
-async function verifySeed(loaded: LoadedCase, seed: number | null, getSandbox: SandboxGetter, r: CaseVerifyResult, signal?: AbortSignal): Promise<void> {
+type SeedResult = Pick<CaseVerifyResult, 'problems' | 'warnings' | 'executed' | 'rederived' | 'negative_controls' | 'haystacks' | 'calibrations'>;
+
+/** Checks one seed of one case. */
+async function verifySeed(loaded: LoadedCase, seed: number | null, getSandbox: SandboxGetter, signal?: AbortSignal): Promise<SeedResult> {
+  const r: SeedResult = { problems: [], warnings: [], executed: 0, rederived: 0, negative_controls: 0, haystacks: 0, calibrations: [] };
+  await checkSeed(loaded, seed, getSandbox, r, signal);
+  return r;
+}
+
+async function checkSeed(loaded: LoadedCase, seed: number | null, getSandbox: SandboxGetter, r: SeedResult, signal?: AbortSignal): Promise<void> {
   const d = loaded.def;
   const at = seed === null ? '' : `seed ${seed}: `;
   const problem = (m: string) => r.problems.push(at + m);
@@ -107,28 +115,51 @@ async function verifySeed(loaded: LoadedCase, seed: number | null, getSandbox: S
   }
 }
 
-/** Verifies one case over its seeds. Sandbox failures (infrastructure) propagate; everything else is a problem. */
+/** A sandbox that adds each run's wall time to `add` (a case's own sandbox time, to find the slow ones). */
+function metered(sandbox: Sandbox, add: (ms: number) => void): Sandbox {
+  return {
+    sandboxed: sandbox.sandboxed,
+    run: async (request) => {
+      const result = await sandbox.run(request);
+      add(result.wall_ms);
+      return result;
+    },
+    runHarness: async (request) => {
+      const result = await sandbox.runHarness(request);
+      add(result.wall_ms);
+      return result;
+    },
+  };
+}
+
+/**
+ * Verifies one case over its seeds (the seeds at the same time: the sandbox pool bounds the processes).
+ * Sandbox failures (infrastructure) propagate; everything else is a problem, reported in seed order.
+ */
 export async function verifyCase(loaded: LoadedCase, getSandbox: SandboxGetter, signal?: AbortSignal, clock: Clock = systemClock): Promise<CaseVerifyResult> {
   const started = clock.now();
   const seeds = loaded.seeded ? verifySeeds(loaded.def) : [null];
-  const r: CaseVerifyResult = {
+  let sandboxMs = 0;
+  let meteredSandbox: Promise<Sandbox> | null = null;
+  const getMetered = (): Promise<Sandbox> => (meteredSandbox ??= getSandbox().then((s) => metered(s, (ms) => (sandboxMs += ms))));
+  const perSeed = await Promise.all(seeds.map((seed) => verifySeed(loaded, seed, getMetered, signal)));
+  const sum = (k: 'executed' | 'rederived' | 'negative_controls' | 'haystacks') => perSeed.reduce((a, x) => a + x[k], 0);
+  const problems = perSeed.flatMap((x) => x.problems);
+  return {
     id: loaded.def.id,
     file: loaded.file,
     category: loaded.def.category,
     seeded: loaded.seeded,
     seeds,
-    ok: true,
-    problems: [],
-    warnings: [],
-    executed: 0,
-    rederived: 0,
-    negative_controls: 0,
-    haystacks: 0,
-    calibrations: [],
-    elapsed_ms: 0,
+    ok: problems.length === 0,
+    problems,
+    warnings: perSeed.flatMap((x) => x.warnings),
+    executed: sum('executed'),
+    rederived: sum('rederived'),
+    negative_controls: sum('negative_controls'),
+    haystacks: sum('haystacks'),
+    calibrations: perSeed.flatMap((x) => x.calibrations),
+    elapsed_ms: Math.round(clock.now() - started),
+    sandbox_ms: sandboxMs,
   };
-  for (const seed of seeds) await verifySeed(loaded, seed, getSandbox, r, signal);
-  r.ok = r.problems.length === 0;
-  r.elapsed_ms = Math.round(clock.now() - started);
-  return r;
 }

@@ -25,6 +25,8 @@ const FENCE = { python: 'python', node: 'javascript' } as const;
  * A code case proves itself: the reference solution (as a fenced reply, through the real extraction and
  * grading path) passes in the real sandbox; every wrong solution fails; a too_slow one fails by TIMEOUT
  * under the calibrated limit (complexity cases are calibrated here, and the calibration is returned).
+ * The wrong solutions run concurrently (the sandbox pool bounds the processes); a complexity case's only
+ * wait on its calibration, which they need for the limit.
  */
 export async function verifyCode(c: MaterializedCase, sandbox: Sandbox, signal?: AbortSignal): Promise<CodeVerifyOutcome> {
   const g = c.grader as GraderOf<'code'>;
@@ -36,44 +38,55 @@ export async function verifyCode(c: MaterializedCase, sandbox: Sandbox, signal?:
     out.problems.push(`reference solution: ${extracted.reason}`);
     return out;
   }
-  let timeLimitMs: number | undefined;
+  const withSignal = signal ? { signal } : {};
   if (g.complexity) {
     const cal = await calibrateCase(c, sandbox, signal);
     out.calibration = cal;
     out.executed++;
     if (!cal.reference_passed) {
-      const r = await gradeCode(g, reply, { sandbox, timeLimitMs: 60_000, ...(signal ? { signal } : {}) });
+      const r = await gradeCode(g, reply, { sandbox, timeLimitMs: 60_000, ...withSignal });
       out.problems.push(`reference solution fails: ${r.reason}`);
       return out;
     }
-    timeLimitMs = cal.limit_ms;
     if (cal.limit_ms > MAX_CALIBRATED_LIMIT_MS) out.warnings.push(`calibrated limit ${cal.limit_ms} ms is long; use smaller inputs`);
-  } else {
-    const r = await gradeCode(g, reply, { sandbox, ...(signal ? { signal } : {}) });
-    out.executed++;
-    if (r.status !== 'pass') {
-      out.problems.push(`reference solution fails: ${r.reason}`);
-      return out;
-    }
+    await wrongSolutions(c, g, sandbox, cal.limit_ms, signal, out);
+    return out;
   }
-  for (const [i, raw] of (c.def.verify?.wrong_solutions ?? []).entries()) {
-    let wrong: typeof raw;
-    try {
-      wrong = fillCase(c, raw, `verify.wrong_solutions[${i}]`); // the same variant as the reference solution
-    } catch (error) {
-      out.problems.push(error instanceof Error ? error.message : String(error));
-      continue;
-    }
-    const r = await gradeCode(g, `\`\`\`${FENCE[g.language]}\n${wrong.code}\n\`\`\``, {
-      sandbox,
-      ...(timeLimitMs ? { timeLimitMs } : {}),
-      ...(signal ? { signal } : {}),
-    });
-    const label = `wrong solution ${i + 1} (${wrong.why})`;
-    if (r.status === 'error') out.problems.push(`${label}: ${r.reason}`);
-    else if (r.status === 'pass') out.problems.push(`${label} PASSES the tests — the tests cannot catch it`);
-    else if (wrong.too_slow && !r.reason.startsWith('TIMEOUT')) out.problems.push(`${label} should fail by TIMEOUT, but: ${r.reason}`);
-    else out.negative_controls++;
+  // No calibration needed: the reference and the wrong solutions run at the same time.
+  const problemsBefore = out.problems.length;
+  const [ref] = await Promise.all([gradeCode(g, reply, { sandbox, ...withSignal }), wrongSolutions(c, g, sandbox, undefined, signal, out)]);
+  out.executed++;
+  if (ref.status !== 'pass') {
+    out.problems.splice(problemsBefore, out.problems.length - problemsBefore, `reference solution fails: ${ref.reason}`);
+    out.negative_controls = 0;
   }
   return out;
+}
+
+/** Runs every wrong solution (filled for the variant) concurrently; adds problems in their order. */
+async function wrongSolutions(c: MaterializedCase, g: GraderOf<'code'>, sandbox: Sandbox, timeLimitMs: number | undefined, signal: AbortSignal | undefined, out: CodeVerifyOutcome): Promise<void> {
+  const verdicts = await Promise.all(
+    (c.def.verify?.wrong_solutions ?? []).map(async (raw, i): Promise<string | null> => {
+      let wrong: typeof raw;
+      try {
+        wrong = fillCase(c, raw, `verify.wrong_solutions[${i}]`); // the same variant as the reference solution
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+      const r = await gradeCode(g, `\`\`\`${FENCE[g.language]}\n${wrong.code}\n\`\`\``, {
+        sandbox,
+        ...(timeLimitMs ? { timeLimitMs } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      const label = `wrong solution ${i + 1} (${wrong.why})`;
+      if (r.status === 'error') return `${label}: ${r.reason}`;
+      if (r.status === 'pass') return `${label} PASSES the tests — the tests cannot catch it`;
+      if (wrong.too_slow && !r.reason.startsWith('TIMEOUT')) return `${label} should fail by TIMEOUT, but: ${r.reason}`;
+      return null;
+    }),
+  );
+  for (const v of verdicts) {
+    if (v === null) out.negative_controls++;
+    else out.problems.push(v);
+  }
 }

@@ -19,8 +19,10 @@ export interface CaseVerifyResult {
   haystacks: number;
   /** Complexity-enforcing code cases: the host-calibrated limit per seed. */
   calibrations: Calibration[];
-  /** Wall time spent verifying this case (to find the slow ones). */
+  /** Wall time from start to end of this case (includes waiting for the shared sandbox pool). */
   elapsed_ms: number;
+  /** Wall time of this case's own sandbox runs, summed (what the case costs: find the slow ones by this). */
+  sandbox_ms: number;
 }
 
 /** The whole report; the JSON written by `cases verify --json` (held-out checks read these names). */
@@ -40,7 +42,10 @@ export interface VerifyReport {
 export interface VerifyOptions {
   /** The sandbox, or a factory called once when the first case needs one (lets a run without code skip it). */
   sandbox?: Sandbox | (() => Promise<Sandbox>);
-  /** Cases verified at the same time (default 4; the sandbox pool bounds the processes). */
+  /**
+   * Cases that use the sandbox verified at the same time (default 8; the sandbox pool bounds the processes,
+   * this only keeps it fed). Cases that need no sandbox never wait for those.
+   */
   concurrency?: number;
   signal?: AbortSignal;
   /** Called as each case finishes (progress). */

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parseCaseFile } from '../loader';
 import type { LoadedCase } from '../schema/case';
 import { sandboxFor } from '../test-sandbox';
-import { verifyCases } from './index';
+import { verifyCases, verifyCost } from './index';
 import { formatVerifySummary } from './report';
 
 function load(yaml: string, category: string): LoadedCase {
@@ -78,7 +78,9 @@ describe('verify catches broken cases', () => {
     const report = await verifyCases([load(yaml, 'coding')], { sandbox });
     expect(report.results[0]!.problems).toEqual([]);
     expect(report.calibrations[0]).toMatchObject({ case_id: 'coding-double', multiple: 3, floor_ms: 1000, reference_passed: true });
-    expect(report.calibrations[0]!.limit_ms).toBe(Math.max(1000, Math.ceil(3 * report.calibrations[0]!.reference_ms)));
+    const cal = report.calibrations[0]!;
+    expect(cal.reference_ms).toBe(cal.reference_cpu_ms ?? cal.reference_wall_ms);
+    expect(cal.limit_ms).toBe(Math.max(1000, Math.ceil(3 * cal.reference_ms), Math.ceil(3 * cal.reference_wall_ms)));
     expect(formatVerifySummary(report)).toBe('1 cases checked, 0 with problems (1 reference solutions executed, 0 answers re-derived, 1 negative controls failed as expected, 0 haystacks rebuilt)');
   });
 
@@ -159,5 +161,43 @@ describe('seeded negative controls are filled like the prompt (same seed)', () =
     const sandbox = await sandboxFor(ctx);
     const yaml = codeCase('def double(x): return x * {{k}} // {{k}} * 2', 'def double(x): return x * {{k}} // {{k}} * 2').replace('prompt: Write double(x).', 'prompt: "Write double(x). {{k}}"\nparams: { k: { int: [2, 5] } }');
     expect(await problemsOfIn(sandbox, load(yaml, 'coding'))).toEqual(['seed 1: wrong solution 1 (wrong) PASSES the tests — the tests cannot catch it', 'seed 2: wrong solution 1 (wrong) PASSES the tests — the tests cannot catch it', 'seed 3: wrong solution 1 (wrong) PASSES the tests — the tests cannot catch it']);
+  });
+});
+
+describe('scheduling', () => {
+  const math = (id: string, extra = '') => load(`id: math-${id}\ntitle: x y z\ncategory: math\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: number }\nreference: { answer: 10 }\nverify:\n  program: print(10)\n${extra}`, 'math');
+  const instruct = (id: string) =>
+    load(`id: instruct-${id}\ntitle: x y z\ncategory: instruct\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: checks, checks: [{ check: word_count, exactly: 2 }] }\nreference: { reply: one two }\n`, 'instruct');
+  it('cases without sandbox work finish without waiting for the sandbox; results keep the input order', async () => {
+    let release: (s: Sandbox) => void = () => {};
+    const gate = new Promise<Sandbox>((resolve) => (release = resolve));
+    const finished: string[] = [];
+    const fake: Sandbox = {
+      sandboxed: true,
+      run: async () => ({ status: 'ok', exit_code: 0, signal: null, stdout: '10\n', stderr: '', stdout_truncated: false, stderr_truncated: false, wall_ms: 5, cpu_ms: 1, sandboxed: true }),
+      runHarness: () => Promise.reject(new Error('not used')),
+    };
+    const done = verifyCases([math('a'), instruct('b'), math('c'), instruct('d')], {
+      sandbox: () => gate,
+      onResult: (r) => {
+        finished.push(r.id);
+        if (finished.length === 2) release(fake); // the sandbox only arrives once both light cases are done
+      },
+    });
+    const report = await done;
+    expect(finished.slice(0, 2)).toEqual(['instruct-b', 'instruct-d']);
+    expect(report.results.map((r) => r.id)).toEqual(['math-a', 'instruct-b', 'math-c', 'instruct-d']);
+    expect(report.results.map((r) => r.sandbox_ms)).toEqual([5, 0, 5, 0]);
+    expect(report.rederived).toBe(2);
+  });
+  it('the costliest sandbox cases go first: complexity with too_slow controls, then code, then seeded programs', () => {
+    const code = (extra: string) => load(codeCase('def double(x): return 2 * x', 'def double(x): return x', extra), 'coding');
+    const complexity = load(
+      codeCase('def double(x): return 2 * x', 'def double(x): return x', '  complexity: { floor_s: 1 }\n').replace('    - why: wrong\n', '    - why: wrong\n      too_slow: true\n'),
+      'coding',
+    );
+    const costs = [verifyCost(complexity), verifyCost(code('')), verifyCost(math('s', '  seeds: [1, 2]\nparams: { n: { int: [1, 3] } }\n')), verifyCost(math('u')), verifyCost(instruct('x'))];
+    expect(costs).toEqual([...costs].sort((a, b) => b - a));
+    expect(new Set(costs).size).toBe(5);
   });
 });
