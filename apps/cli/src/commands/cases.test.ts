@@ -1,12 +1,11 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createSandbox } from '@crucibleforge/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
 import { memoryIO } from '../testing';
-import { defaultCasesDir } from './cases';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const REAL_CASES = join(REPO, 'cases');
@@ -54,14 +53,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
-});
-
-describe('defaultCasesDir', () => {
-  it('walks up from the working directory, then from the module file', () => {
-    expect(defaultCasesDir(join(REPO, 'packages', 'core', 'src'), 'node:nothing')).toBe(REAL_CASES);
-    expect(defaultCasesDir(tmp, pathToFileURL(join(REPO, 'apps', 'cli', 'dist', 'bin.js')).href)).toBe(REAL_CASES);
-    expect(defaultCasesDir(tmp, 'node:nothing')).toBeNull();
-  });
 });
 
 describe('crucibleforge cases list', () => {

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve, sep } from 'node:path';
 import { CATEGORIES, CrucibleError } from '@crucibleforge/core';
 import {
   applyProfile,
@@ -18,6 +17,7 @@ import {
 } from '@crucibleforge/cases';
 import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import { parseCommandArgs } from '../args';
+import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 
 const usage = `Usage:
@@ -32,39 +32,13 @@ verify  proves every case: references executed in the sandbox, negative controls
         3 when no sandbox is available (unless --allow-unsandboxed).
 
 Options:
-  --cases DIR          the cases directory (default: $CRUCIBLEFORGE_CASES, else the nearest
-                       cases/schema.json above the current directory or the CLI)
+  --cases DIR          the cases directory (default: ${CASES_DIR_DEFAULT})
   --profile NAME       only the cases a profile selects (cases/profiles/NAME.yaml)
   --category C         list: only this category
   --json FILE          verify: write the report as JSON
   --allow-unsandboxed  verify: run programs without bwrap when it is unavailable
   --verbose            verify: also print passing cases and warnings
 `;
-
-/**
- * The cases directory to use when none is given: the nearest `cases/` holding `schema.json`, looking up
- * from the working directory first, then from this module's file (the checkout the CLI runs from).
- */
-export function defaultCasesDir(cwd: string, moduleUrl: string = import.meta.url): string | null {
-  const starts = [resolve(cwd)];
-  if (moduleUrl.startsWith('file:')) starts.push(dirname(fileURLToPath(moduleUrl)));
-  for (const start of starts) {
-    for (let dir = start; ; dir = dirname(dir)) {
-      if (existsSync(join(dir, 'cases', 'schema.json'))) return join(dir, 'cases');
-      if (dirname(dir) === dir) break;
-    }
-  }
-  return null;
-}
-
-function casesDir(io: CliIO, flag: string | undefined): string {
-  if (flag) return resolve(io.cwd, flag);
-  const fromEnv = io.env['CRUCIBLEFORGE_CASES'];
-  if (fromEnv) return resolve(io.cwd, fromEnv);
-  const found = defaultCasesDir(io.cwd);
-  if (!found) throw new UsageError('no cases directory found (looked for cases/schema.json above the current directory and the CLI); pass --cases DIR');
-  return found;
-}
 
 function printProblems(io: CliIO, dir: string, problems: SourceProblem[]): number {
   for (const p of problems) io.stderr.write(`${formatProblem({ ...p, file: join(dir, p.file) })}\n`);
@@ -102,7 +76,7 @@ async function list(args: string[], io: CliIO): Promise<number> {
   if (values.category !== undefined && !CATEGORIES.includes(values.category as (typeof CATEGORIES)[number])) {
     throw new UsageError(`--category must be one of ${CATEGORIES.join(', ')}; got "${values.category}"`);
   }
-  const dir = casesDir(io, values.cases);
+  const dir = casesDirOf(io, values.cases);
   const selection = await loadSelection(io, dir, values.profile);
   if (typeof selection === 'number') return selection;
   const cases = selection.cases.filter((c) => values.category === undefined || c.def.category === values.category);
@@ -164,7 +138,7 @@ async function verify(args: string[], io: CliIO): Promise<number> {
     'allow-unsandboxed': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
   });
-  const dir = casesDir(io, values.cases);
+  const dir = casesDirOf(io, values.cases);
   const selection = await loadSelection(io, dir, values.profile);
   if (typeof selection === 'number') return selection;
   let cases: LoadedCase[];
