@@ -32,6 +32,8 @@ beforeAll(async () => {
       { id: 'strong', ...fast, answer: (v) => ({ content: /capital of France/.test(String(v.messages.at(-1)?.content)) ? 'It is Paris.' : 'Blue, because of Rayleigh scattering.' }) },
       { id: 'weak', ...fast, answer: { content: 'Lyon, I think.' } },
       { id: 'judge', ...fast, answer: (v) => (judgeBroken ? { content: 'no idea' } : oracle(v)) },
+      // a second judge that disagrees with the first about every answer
+      { id: 'judge2', ...fast, answer: (v) => ({ content: JSON.stringify({ correct: !JSON.parse(oracle(v).content).correct, note: 'contrary' }) }) },
     ],
   });
 });
@@ -44,6 +46,7 @@ models:
   strong: { provider: p, id: strong, context_length: 8192 }
   weak: { provider: p, id: weak, context_length: 8192 }
   judge: { provider: p, id: judge, context_length: 8192 }
+  judge2: { provider: p, id: judge2, context_length: 8192 }
 judge: { model: ${judge} }
 `);
 
@@ -115,6 +118,32 @@ describe('judgeRun', () => {
     expect(events.some((e) => e.type === 'notice' && /may not score its own answers/.test(e.message))).toBe(true);
     const forced = await judgeRun({ config: config('strong'), env: {}, resultsDir: dir, runId, canary: false, forceSelfJudge: true });
     expect(forced).toMatchObject({ judged: 2, self_judge_skipped: 0 });
+  });
+
+  it('--force re-judges rows another judge judged, and keeps the ones this judge judged', async () => {
+    const { dir, runId } = await generate();
+    await judgeRun({ config: config('judge'), env: {}, resultsDir: dir, runId });
+    const statuses = async () => (await loadRun(dir, runId)).rows.map((r) => `${r.model}/${r.case_id}: ${r.grade.status} by ${r.judge?.identity.model}`);
+    const byFirst = ['strong/prose-capital: pass by judge', 'strong/prose-sky: pass by judge', 'weak/prose-capital: fail by judge', 'weak/prose-sky: fail by judge'];
+    expect(await statuses()).toEqual(byFirst);
+
+    // a new judge alone changes nothing: every row has a verdict
+    expect((await judgeRun({ config: config('judge2'), env: {}, resultsDir: dir, runId, canary: false })).judged).toBe(0);
+    expect(await statuses()).toEqual(byFirst);
+
+    // forced, only weak's rows: those two change hands (and verdicts), strong's stay with the first judge
+    const events: JudgeEvent[] = [];
+    const weak = await judgeRun({ config: config('judge2'), env: {}, resultsDir: dir, runId, canary: false, force: true, models: ['weak'], onEvent: (e) => events.push(e) });
+    expect(weak).toMatchObject({ judged: 2, correct: 2, incorrect: 0, pending: 0, judge: { model: 'judge2' } });
+    expect(events).toContainEqual({ type: 'notice', message: expect.stringMatching(/^re-judging 2 rows judged by judge at http:\/\/.* with judge2 at /) });
+    expect(await statuses()).toEqual(['strong/prose-capital: pass by judge', 'strong/prose-sky: pass by judge', 'weak/prose-capital: pass by judge2', 'weak/prose-sky: pass by judge2']);
+
+    // forced again for everyone: only strong's rows are left to re-judge; a third pass has nothing to do
+    expect(await judgeRun({ config: config('judge2'), env: {}, resultsDir: dir, runId, canary: false, force: true })).toMatchObject({ judged: 2, incorrect: 2 });
+    expect((await statuses()).every((s) => s.endsWith('by judge2'))).toBe(true);
+    const before = sim.requests.length;
+    expect((await judgeRun({ config: config('judge2'), env: {}, resultsDir: dir, runId, canary: false, force: true })).judged).toBe(0);
+    expect(sim.requests.length).toBe(before);
   });
 
   it('stops before judging when the canary fails', async () => {

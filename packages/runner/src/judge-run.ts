@@ -6,6 +6,7 @@ import {
   judgeAgainstReference,
   referenceJudgeIdentity,
   runCanary,
+  sameJudge,
 } from '@crucibleforge/judge';
 import pLimit from 'p-limit';
 import type { ModelClient } from './client';
@@ -32,6 +33,11 @@ export interface JudgeRunOptions {
   retryErrors?: boolean;
   /** Let the judge score its own answers (recorded; off by default). */
   forceSelfJudge?: boolean;
+  /**
+   * Re-judge rows whose verdict came from another judge identity (model, endpoint or prompt version), so a
+   * run never mixes judges after the judge changed; rows this judge already judged stay as they are.
+   */
+  force?: boolean;
   /** Only these model labels. */
   models?: string[];
   /** Run the calibration canary first (default true). */
@@ -54,11 +60,30 @@ export interface JudgeSummary {
   pending: number;
 }
 
-/** A judged row that has no usable verdict yet (or a judge-error one, when retrying). */
-function wantsJudging(row: RunRow, retryErrors: boolean): boolean {
+/** A row whose verdict came from a judge other than `current` (never one without a verdict). */
+function judgedByAnother(row: RunRow, current: JudgeIdentity | null): boolean {
+  return current !== null && row.judge_input !== undefined && row.judge !== undefined && !sameJudge(row.judge.identity, current);
+}
+
+/**
+ * A judged row that has no usable verdict yet (or a judge-error one, when retrying), or — with `force`
+ * (`rejudge` is then the current judge) — one another judge gave its verdict.
+ */
+function wantsJudging(row: RunRow, retryErrors: boolean, rejudge: JudgeIdentity | null): boolean {
+  if (judgedByAnother(row, rejudge)) return true;
   if (!row.judge_input || row.grade.status !== 'pending') return false;
   if (!row.judge) return true;
   return row.judge.verdict === 'judge-error' && retryErrors;
+}
+
+/** The configured judge: its model, the reference the judge package takes, and the identity it records. */
+function judgeOf(model: ResolvedModel): { model: ResolvedModel; ref: { model: string; endpoint: string }; identity: JudgeIdentity } {
+  const ref = { model: model.model.id, endpoint: model.provider.base_url };
+  return { model, ref, identity: referenceJudgeIdentity(ref) };
+}
+
+function describeJudge(identity: JudgeIdentity): string {
+  return `${identity.model} at ${identity.endpoint} (prompt ${identity.prompt_version})`;
 }
 
 function asCompleter(client: ModelClient): ChatCompleter {
@@ -72,8 +97,10 @@ function asCompleter(client: ModelClient): ChatCompleter {
 export async function judgeRun(options: JudgeRunOptions): Promise<JudgeSummary> {
   const emit = options.onEvent ?? (() => undefined);
   const run = await loadRun(options.resultsDir, options.runId);
+  const judge = options.config.judge ? judgeOf(resolveModel(options.config, options.config.judge.model)) : null;
+  const rejudge = options.force && judge ? judge.identity : null;
   const rows = run.rows.filter(
-    (r) => wantsJudging(r, options.retryErrors ?? false) && (!options.models || options.models.includes(r.model)),
+    (r) => wantsJudging(r, options.retryErrors ?? false, rejudge) && (!options.models || options.models.includes(r.model)),
   );
   const summary: JudgeSummary = {
     run_id: options.runId,
@@ -86,15 +113,18 @@ export async function judgeRun(options: JudgeRunOptions): Promise<JudgeSummary> 
     pending: run.rows.filter((r) => r.grade.status === 'pending').length,
   };
   if (rows.length === 0) return summary;
-  if (!options.config.judge) {
+  if (!options.config.judge || !judge) {
     throw new RunnerError('RUNNER_NO_JUDGE', `${rows.length} rows wait for a judge, but models.yaml has no judge: block (judge: { model: LABEL })`);
   }
-  const judgeModel: ResolvedModel = resolveModel(options.config, options.config.judge.model);
+  const { model: judgeModel, ref: identityRef, identity } = judge;
   const world = worldFor({ env: options.env, ...(options.world ? { world: options.world } : {}) });
   const client = world.clientFactory(judgeModel, apiKeyFor(judgeModel, options.env), { fetch: world.fetch, clock: world.clock });
-  const identityRef = { model: judgeModel.model.id, endpoint: judgeModel.provider.base_url };
-  const identity = referenceJudgeIdentity(identityRef);
   summary.judge = identity;
+  const replaced = rows.filter((r) => judgedByAnother(r, rejudge));
+  if (replaced.length > 0) {
+    const judges = [...new Set(replaced.map((r) => describeJudge(r.judge!.identity)))];
+    emit({ type: 'notice', message: `re-judging ${replaced.length} rows judged by ${judges.join('; ')} with ${describeJudge(identity)}` });
+  }
 
   // The self-judging guard, per model under test: its rows stay pending unless forced.
   const candidates = [...new Set(rows.map((r) => r.model_id))];

@@ -4,7 +4,7 @@ import { EXIT, type CliIO, type CommandModule } from '../io';
 import { runIdOf, runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
 import { judgeEventLine } from '../runner-render';
 
-const usage = `Usage: crucibleforge judge [--run ID | --latest] [--retry-errors] [--force-self-judge]
+const usage = `Usage: crucibleforge judge [--run ID | --latest] [--retry-errors] [--force] [--force-self-judge]
 
 Judges the rows of a run that wait for the judge (prose answers compared with their reference answer),
 with the judge in models.yaml. The judge first passes a calibration canary; a verdict it cannot give
@@ -13,6 +13,8 @@ leaves the row pending (never a fail of the model).
   --run ID             the run (default: the newest)
   --latest             the newest run
   --retry-errors       also retry rows whose earlier verdict was a judge error
+  --force              re-judge rows another judge (model, endpoint or judge prompt version) judged, so a
+                       changed judge never leaves the run mixed; rows this judge already judged stay
   --force-self-judge   let the judge score its own answers (recorded in each verdict)
   --models a,b         only these models' rows
   --no-canary          skip the calibration canary
@@ -26,6 +28,7 @@ const options = {
   run: { type: 'string' },
   latest: { type: 'boolean' },
   'retry-errors': { type: 'boolean' },
+  force: { type: 'boolean' },
   'force-self-judge': { type: 'boolean' },
   models: { type: 'string' },
   'no-canary': { type: 'boolean' },
@@ -36,6 +39,7 @@ export type JudgeValues = {
   run?: string | undefined;
   latest?: boolean | undefined;
   'retry-errors'?: boolean | undefined;
+  force?: boolean | undefined;
   'force-self-judge'?: boolean | undefined;
   models?: string | undefined;
   'no-canary'?: boolean | undefined;
@@ -52,6 +56,7 @@ export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string):
     ...base,
     runId: id,
     retryErrors: values['retry-errors'] ?? false,
+    force: values.force ?? false,
     forceSelfJudge: values['force-self-judge'] ?? false,
     canary: !values['no-canary'],
     signal: io.signal,
