@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { realSleep, type Sleep } from '@crucibleforge/core';
 import { LeaseError } from './errors';
+import { procStartTime, type ProcessStartTime } from './proc-start';
 import type { Lease, LeaseLoss, LeaseState, ReleaseResult } from './types';
 
 /** What a lock file says (JSON): who holds the GPU and since when. */
@@ -34,6 +35,12 @@ export interface AcquireLocalLeaseOptions {
   now?: () => number;
   /** Default: `process.kill(pid, 0)` (a probe, sends nothing); EPERM counts as alive. May be async. */
   isPidAlive?: (pid: number) => boolean | Promise<boolean>;
+  /**
+   * When a live holder PID's process started (epoch ms, null = unknown). A process that started after the
+   * lock was written is not its holder but a recycled PID, so the lock is stale. Default: from /proc
+   * (`procStartTime()`) when `isPidAlive` is the default too; with an injected `isPidAlive`, unknown.
+   */
+  processStartMs?: ProcessStartTime;
   /** Keep trying this long while a live process holds a GPU (default 0: refuse at once). */
   waitMs?: number;
   pollMs?: number;
@@ -94,10 +101,47 @@ async function readRecord(path: string): Promise<LocalLockRecord | null | 'garba
 
 type Verdict = { live: true; why: string } | { live: false };
 
-async function judge(record: LocalLockRecord | 'garbage', host: string, isPidAlive: (pid: number) => boolean | Promise<boolean>): Promise<Verdict> {
+/**
+ * A live PID whose process started more than this after the lock was written is a recycled PID, not the
+ * holder. The margin absorbs boot time in whole seconds and small clock adjustments; within it a lock
+ * counts as held (refusing is the safe mistake: two runs on one GPU is the bad one).
+ */
+export const PID_REUSE_MARGIN_MS = 5_000;
+
+/** How to tell whether a lock's holder still runs on this host. */
+interface Liveness {
+  host: string;
+  isPidAlive: (pid: number) => boolean | Promise<boolean>;
+  processStartMs: ProcessStartTime;
+}
+
+function liveness(options: { host?: string | undefined; isPidAlive?: Liveness['isPidAlive'] | undefined; processStartMs?: ProcessStartTime | undefined }): Liveness {
+  return {
+    host: options.host ?? hostname(),
+    isPidAlive: options.isPidAlive ?? isProcessAlive,
+    processStartMs: options.processStartMs ?? (options.isPidAlive ? () => null : procStartTime()),
+  };
+}
+
+async function startedAfter(pid: number, lockedAtMs: number, processStartMs: ProcessStartTime): Promise<boolean> {
+  let started: number | null;
+  try {
+    started = await processStartMs(pid);
+  } catch {
+    return false;
+  }
+  return started !== null && started > lockedAtMs + PID_REUSE_MARGIN_MS;
+}
+
+/** A lock (or takeover guard) record: live, or stale (garbage, a dead PID, a PID recycled since it was written). */
+async function judge(record: Partial<LocalLockRecord> & { pid: number; host: string } | 'garbage', world: Liveness): Promise<Verdict> {
   if (record === 'garbage') return { live: false };
-  if (record.host !== host) return { live: true, why: `on another host (${record.host}), so its PID cannot be checked` };
-  return (await isPidAlive(record.pid)) ? { live: true, why: 'still running' } : { live: false };
+  if (record.host !== world.host) return { live: true, why: `on another host (${record.host}), so its PID cannot be checked` };
+  if (!(await world.isPidAlive(record.pid))) return { live: false };
+  // A start time of 0 (or none, as in a takeover guard) says nothing about when the lock was written.
+  const lockedAt = record.started_at_ms;
+  if (typeof lockedAt === 'number' && lockedAt > 0 && (await startedAfter(record.pid, lockedAt, world.processStartMs))) return { live: false };
+  return { live: true, why: 'still running' };
 }
 
 /** Creates `path` holding `content` only if it does not exist: link(2) of a fully written temp file (atomic like O_EXCL, and never half-written). */
@@ -119,9 +163,7 @@ async function createExclusive(path: string, content: string, tmpSuffix: string)
   }
 }
 
-interface World {
-  host: string;
-  isPidAlive: (pid: number) => boolean | Promise<boolean>;
+interface World extends Liveness {
   pid: number;
   id: string;
 }
@@ -134,14 +176,14 @@ async function lockOne(path: string, content: string, world: World): Promise<Loc
     if (await createExclusive(path, content, world.id)) return { ok: true };
     const existing = await readRecord(path);
     if (existing === null) continue; // released between our link and read
-    const verdict = await judge(existing, world.host, world.isPidAlive);
+    const verdict = await judge(existing, world);
     if (verdict.live) return { ok: false, path, record: existing, why: verdict.why };
     // Stale: only one process may replace it, so take the guard first.
     const guard = `${path}.takeover`;
     const guardContent = JSON.stringify({ pid: world.pid, host: world.host, lease_id: world.id });
     if (!(await createExclusive(guard, guardContent, world.id))) {
       const other = await readRecord(guard);
-      if (other !== null && (await judge(other, world.host, world.isPidAlive)).live) {
+      if (other !== null && (await judge(other, world)).live) {
         return { ok: false, path, record: existing, why: 'being taken over by another process right now' };
       }
       await unlink(guard).catch(() => {}); // its owner died mid-takeover
@@ -194,7 +236,8 @@ async function unlockAll(paths: readonly string[], leaseId: string): Promise<num
 
 /**
  * Locks GPUs on this machine when there is no lease server: one exclusive lock file per GPU under
- * `cacheDir`, holding the holder's PID, host and start time. A lock whose PID is dead is taken over;
+ * `cacheDir`, holding the holder's PID, host and start time. A lock whose PID is dead, or whose PID now
+ * belongs to a process that started after the lock was written (a recycled PID), is taken over;
  * a live one refuses (LOCAL_LOCK_HELD naming the holder), after `waitMs` if given. Never kills anything.
  */
 export async function acquireLocalLease(options: AcquireLocalLeaseOptions): Promise<LocalLease> {
@@ -206,8 +249,7 @@ export async function acquireLocalLease(options: AcquireLocalLeaseOptions): Prom
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const world: World = {
-    host: options.host ?? hostname(),
-    isPidAlive: options.isPidAlive ?? isProcessAlive,
+    ...liveness(options),
     pid: options.pid ?? process.pid,
     id: (options.newId ?? (() => randomBytes(6).toString('hex')))(),
   };
@@ -320,6 +362,8 @@ export async function listLocalLocks(options: {
   cacheDir: string;
   host?: string;
   isPidAlive?: (pid: number) => boolean | Promise<boolean>;
+  /** As for {@link acquireLocalLease}: a PID recycled since the lock was written counts as stale. */
+  processStartMs?: ProcessStartTime;
 }): Promise<LocalLockInfo[]> {
   let names: string[];
   try {
@@ -328,8 +372,7 @@ export async function listLocalLocks(options: {
     if (errno(error) === 'ENOENT') return [];
     throw ioError('list', options.cacheDir, error);
   }
-  const host = options.host ?? hostname();
-  const isPidAlive = options.isPidAlive ?? isProcessAlive;
+  const world = liveness(options);
   const found: LocalLockInfo[] = [];
   for (const name of names) {
     const match = /^gpu-(\d+)\.lock$/.exec(name);
@@ -337,7 +380,7 @@ export async function listLocalLocks(options: {
     const path = join(options.cacheDir, name);
     const record = await readRecord(path);
     if (record === null) continue;
-    const alive = record === 'garbage' || record.host !== host ? 'unknown' : await isPidAlive(record.pid);
+    const alive = record === 'garbage' || record.host !== world.host ? 'unknown' : (await judge(record, world)).live;
     found.push({ device: Number(match[1]), path, record: record === 'garbage' ? null : record, alive });
   }
   return found.sort((a, b) => a.device - b.device);
