@@ -51,6 +51,8 @@ export { parseRational, numbersIn } from './text/numbers';
 export { calibrateCase, cachedCalibration, calibratedLimit, DEFAULT_COMPLEXITY_MULTIPLE, DEFAULT_COMPLEXITY_FLOOR_S, WALL_HEADROOM } from './calibration';
 export type { Calibration, CalibratedLimit } from './calibration';
 export { verifyCases, verifyCost, DEFAULT_VERIFY_CONCURRENCY } from './verify/index';
+export { estimateCase, estimateRun, DEFAULT_RUN_RATES } from './estimate';
+export type { RunRates, CaseEstimate, RunEstimate } from './estimate';
 export { verifyCase, needsSandbox } from './verify/case';
 export { formatVerifySummary } from './verify/report';
 export type { CaseVerifyResult, VerifyOptions, VerifyReport } from './verify/report';
