@@ -139,7 +139,7 @@ for path in ${JSON.stringify([homedir(), decoyHome, repoRoot, join(repoRoot, 'pa
 print("TMP", sorted(os.listdir("/tmp")))`,
     );
     expect(result.stdout).not.toContain('VISIBLE');
-    expect(result.stdout).toContain("TMP ['work']");
+    expect(result.stdout).toContain("TMP ['job']");
   });
 
   it('cannot read a decoy secret in the home directory nor an API key in the parent environment', async () => {

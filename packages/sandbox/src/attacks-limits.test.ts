@@ -126,7 +126,7 @@ def fill(folder):
 print("tmp", *fill("/tmp"))
 print("shm", *fill("/dev/shm"))
 try:
-    with open("/tmp/work/big", "wb") as f:
+    with open("/tmp/job/big", "wb") as f:
         f.write(b"y" * (64 << 20))
     print("big written")
 except OSError as e:

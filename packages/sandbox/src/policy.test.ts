@@ -5,7 +5,7 @@ const policy: BwrapPolicy = {
   readOnlyPaths: ['/usr', '/etc/ld.so.cache'],
   symlinks: [{ path: '/bin', target: 'usr/bin' }],
   files: [{ hostPath: '/tmp/crucible-sbx-1/main.py', name: 'main.py' }],
-  workDir: '/tmp/work',
+  workDir: '/tmp/job',
   tmpBytes: 64 * 1024 * 1024,
   shmBytes: 1024 * 1024,
   env: { PATH: '/usr/bin:/bin', HOME: '/tmp' },
@@ -44,7 +44,7 @@ describe('buildBwrapArgs', () => {
     ]);
     expect(args).not.toContain('--bind');
     expect(args).not.toContain('--dev-bind');
-    expect(after(args, '--ro-bind', 2)).toEqual([['/tmp/crucible-sbx-1/main.py', '/tmp/work/main.py']]);
+    expect(after(args, '--ro-bind', 2)).toEqual([['/tmp/crucible-sbx-1/main.py', '/tmp/job/main.py']]);
     expect(after(args, '--symlink', 2)).toEqual([['usr/bin', '/bin']]);
   });
 
@@ -67,7 +67,7 @@ describe('buildBwrapArgs', () => {
       ['HOME', '/tmp'],
     ]);
     expect(args.indexOf('--setenv')).toBeGreaterThan(clear);
-    expect(after(args, '--chdir')).toEqual([['/tmp/work']]);
+    expect(after(args, '--chdir')).toEqual([['/tmp/job']]);
     expect(after(args, '--json-status-fd')).toEqual([['4']]);
   });
 

@@ -32,7 +32,7 @@ export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64',
 /** The few /etc files an interpreter reads at start (dynamic loader cache, time zone, alternatives links). */
 export const ETC_PATHS = ['/etc/ld.so.cache', '/etc/localtime', '/etc/alternatives', '/etc/ssl/openssl.cnf'] as const;
 
-export const SANDBOX_WORK_DIR = '/tmp/work';
+export const SANDBOX_WORK_DIR = '/tmp/job';
 
 const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 
