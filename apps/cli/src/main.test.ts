@@ -40,3 +40,13 @@ describe.skipIf(!existsSync(bin))('built bin', () => {
     expect(result.stdout.trim()).toBe(VERSION);
   });
 });
+
+describe.skipIf(!existsSync(bin))('built bin and a reader that goes away', () => {
+  it('ends quietly with exit 0 when stdout is closed early (`… | head`)', async () => {
+    const result = await execa('bash', ['-c', 'set -o pipefail; node "$0" cases list --json | head -c 10 >/dev/null', bin], {
+      reject: false,
+    });
+    expect(result.stderr).not.toContain('EPIPE');
+    expect(result.exitCode).toBe(0);
+  });
+});

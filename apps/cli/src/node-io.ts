@@ -10,6 +10,13 @@ export function nodeIO(): CliIO {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // `crucibleforge cases list --json | head`: a reader that goes away is not an error worth a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   return {
     stdout: process.stdout,
     stderr: process.stderr,
