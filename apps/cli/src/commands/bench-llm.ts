@@ -108,10 +108,20 @@ function endpointOptions(values: { 'base-url'?: string | undefined; 'api-key-env
   return { baseUrl, apiKey, providerKind: kind as ProviderKind, model, bwrapPath: bwrap || undefined };
 }
 
-/** The classic suite: the quick profile's cases, materialised; ability tests first, agent tests apart. */
+/** The seed's order of the ability tests: code, logic, JSON, instructions, summary (others after, by id). */
+const SEED_ORDER = ['coding', 'reasoning', 'json', 'instruct', 'prose'];
+
+function seedRank(c: MaterializedCase): number {
+  const key = c.category === 'instruct' && c.grader.type === 'json' ? 'json' : c.category;
+  const rank = SEED_ORDER.indexOf(key);
+  return rank === -1 ? SEED_ORDER.length : rank;
+}
+
+/** The classic suite: the quick profile's cases, materialised; ability tests first (in the seed's order), agent tests apart. */
 async function loadSuite(casesDir: string, sandbox: Sandbox | null): Promise<{ ability: MaterializedCase[]; agent: MaterializedCase[] }> {
   const cases = await profileCases(casesDir, PROFILE, SEED, sandbox);
-  return { ability: cases.filter((c) => c.category !== 'agent'), agent: cases.filter((c) => c.category === 'agent') };
+  const ability = cases.filter((c) => c.category !== 'agent').sort((a, b) => seedRank(a) - seedRank(b) || a.id.localeCompare(b.id));
+  return { ability, agent: cases.filter((c) => c.category === 'agent') };
 }
 
 /** The sandbox for the code test, or why there is none. */
