@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import type { FetchLike } from '@crucibleforge/core';
-import { acquireLease, acquireLocalLease } from '@crucibleforge/lease';
+import { acquireLease, acquireLocalLease, isLeaseError, type LocalLockRecord } from '@crucibleforge/lease';
 import { createSandbox } from '@crucibleforge/sandbox';
 import { createTimedCompleter, listModelMetadata } from '@crucibleforge/timing';
 import type { ClientFactory } from './client';
 import { RunnerError } from './errors';
-import type { LeaseAcquirer, MetadataLookup } from './world';
+import type { ResolvedModel } from './config';
+import type { HeldLease, LeaseAcquirer, MetadataLookup } from './world';
 import type { Sandbox } from '@crucibleforge/sandbox';
 
 /** The real client: the timing package's streamed, timed completer, with the provider's reasoning switch. */
@@ -45,14 +48,52 @@ export interface LeaseAcquirerOptions {
   holder?: string;
 }
 
+/** The lock directory of a local endpoint: one per base_url (trailing slashes and case of the origin ignored). */
+export function endpointLockDir(cacheDir: string, baseUrl: string): string {
+  let key = baseUrl.trim().replace(/\/+$/, '');
+  try {
+    const url = new URL(key);
+    key = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    // not a URL: key on the text as written
+  }
+  return join(cacheDir, `endpoint-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+}
+
+/**
+ * The implicit lock of a local endpoint (a local provider kind without a `lease:` block), so a GUI run and a
+ * CLI run never drive one local GPU at once. Refuses at once when a live process holds it, naming the holder.
+ */
+async function lockEndpoint(model: ResolvedModel, cacheDir: string, holder: string, signal: AbortSignal): Promise<HeldLease> {
+  const url = model.provider.base_url;
+  try {
+    return await acquireLocalLease({ devices: [0], cacheDir: endpointLockDir(cacheDir, url), holder, reason: `benchmark ${model.label} on ${url}`, signal });
+  } catch (error) {
+    if (!isLeaseError(error, 'LOCAL_LOCK_HELD')) throw error;
+    const details = error.details as { path?: string; holder?: LocalLockRecord | 'garbage' } | undefined;
+    const r = details?.holder;
+    const who = r && r !== 'garbage' ? `pid ${r.pid} on ${r.host} (${r.holder}${r.reason ? `, "${r.reason}"` : ''}, since ${r.started_at})` : 'an unreadable lock';
+    throw new RunnerError(
+      'RUNNER_BUSY',
+      `the local endpoint ${url} is in use by ${who}; lock file ${details?.path ?? '?'}. ` +
+        'Wait for that run to finish (a lock whose process has died is taken over automatically), or add a lease: block to share it on purpose.',
+      { cause: error, retryable: true },
+    );
+  }
+}
+
 /**
  * Acquires a model's `lease:` block: a StudioForge lease when `server` is set, else a local lock on this
- * machine's GPUs. Waits for a busy rig up to `wait_s` and reports the waits as notices.
+ * machine's GPUs. Waits for a busy rig up to `wait_s` and reports the waits as notices. A local provider
+ * without a `lease:` block gets an implicit lock keyed by its base_url (see {@link endpointLockDir}).
  */
 export function createLeaseAcquirer(options: LeaseAcquirerOptions): LeaseAcquirer {
   return async (model, signal, notice) => {
     const lease = model.model.lease;
-    if (!lease) throw new RunnerError('RUNNER_CONFIG_INVALID', `model "${model.label}" has no lease block`);
+    if (!lease) {
+      if (model.local) return lockEndpoint(model, options.cacheDir, options.holder ?? 'crucibleforge', signal);
+      throw new RunnerError('RUNNER_CONFIG_INVALID', `model "${model.label}" has no lease block`);
+    }
     const devices = lease.devices ?? [0];
     const holder = options.holder ?? 'crucibleforge';
     const waitMs = (lease.wait_s ?? 600) * 1000;

@@ -11,7 +11,8 @@ export type RunnerErrorCode =
   | 'RUNNER_OPENCLAW_INVALID'
   | 'RUNNER_NO_JUDGE'
   | 'RUNNER_CANARY_FAILED'
-  | 'RUNNER_STORAGE';
+  | 'RUNNER_STORAGE'
+  | 'RUNNER_BUSY';
 
 export class RunnerError extends CrucibleError<RunnerErrorCode> {
   constructor(code: RunnerErrorCode, message: string, options: ConstructorParameters<typeof CrucibleError>[2] = {}) {

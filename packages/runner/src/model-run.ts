@@ -57,7 +57,9 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
 
   let lease: HeldLease | null = null;
   try {
-    if (resolved.model.lease) {
+    // A local endpoint without a lease: block still takes an implicit lock (keyed by its base_url) when a
+    // lease client exists, so two runs (GUI and CLI) never drive one local GPU at once.
+    if (resolved.model.lease || (resolved.local && world.acquireLease)) {
       if (!world.acquireLease) {
         await stop('lease-failed', 'the model has a lease: block but no lease client is available');
         return outcome;
@@ -65,7 +67,8 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
       try {
         lease = await world.acquireLease(resolved, controller.signal, notice);
       } catch (error) {
-        await stop('lease-failed', `could not lease the GPU: ${error instanceof Error ? error.message : String(error)}`);
+        const what = resolved.model.lease ? 'could not lease the GPU' : 'could not lock the local endpoint';
+        await stop('lease-failed', `${what}: ${error instanceof Error ? error.message : String(error)}`);
         return outcome;
       }
     }
