@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun } from './api';
 import { parseConfig } from './config';
 import { endpointLockDir } from './defaults';
-import type { RunSummary } from './engine';
+import type { RunSummary } from './events';
 import { fakeSleep, testDriver } from './test-support';
 
 let sim: SimEndpoint;
