@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec node apps/cli/dist/bin.js demo "$@"
+exec node apps/cli/dist/cli.js demo "$@"

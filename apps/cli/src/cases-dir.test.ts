@@ -27,7 +27,7 @@ describe('defaultCasesDir', () => {
 
   it('skips a cases/ without schema.json, then tries from the module file', () => {
     expect(defaultCasesDir(join(tmp, 'bare'), NOWHERE)).toBeNull();
-    const module = pathToFileURL(join(REPO, 'apps', 'cli', 'dist', 'bin.js')).href;
+    const module = pathToFileURL(join(REPO, 'apps', 'cli', 'dist', 'cli.js')).href;
     expect(defaultCasesDir(join(tmp, 'bare'), module)).toBe(join(REPO, 'cases'));
   });
 });

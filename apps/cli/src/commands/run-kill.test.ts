@@ -10,7 +10,7 @@ import { main } from '../main';
 import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim, strongAnswer } from '../runner-testing';
 import { memoryIO } from '../testing';
 
-const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** Right answers, slowly: about a second per case. */
 function slowAnswer(v: SimRequestView) {
@@ -41,6 +41,9 @@ beforeAll(async () => {
   sim = await startFixtureSim([{ id: 'slow', first_token_base_ms: 5, decode_tps: 15, answer: slowAnswer }]);
 });
 afterAll(async () => sim?.close());
+
+// Locally a missing build skips visibly; on CI (CI set) it fails, so the pipeline cannot pass without this test.
+if (process.env['CI'] && !existsSync(bin)) it('the built CLI exists (required when CI is set)', () => expect.fail(`${bin} is missing: build first (pnpm --filter @crucibleforge/cli build)`));
 
 describe.skipIf(!existsSync(bin))('kill -9 of a running CLI, then the same command again', () => {
   it('finishes only what is missing, with no duplicate rows', async () => {

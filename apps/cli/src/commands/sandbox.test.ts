@@ -98,9 +98,11 @@ describe.skipIf(!detection.available)('crucibleforge sandbox exec: runs', () => 
     expect(stderr).toMatch(/\[sandbox\] status=ok exit=0 .*sandboxed=yes/);
   });
 
-  const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+  const bin = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
   // Only a build newer than this command can know it (turbo builds before testing; a plain vitest run may not).
   const fresh = existsSync(bin) && statSync(bin).mtimeMs >= statSync(fileURLToPath(new URL('./sandbox.ts', import.meta.url))).mtimeMs;
+  // On CI (CI set) a missing or stale build fails instead of skipping.
+  if (process.env['CI'] && !fresh) it('the built CLI is fresh (required when CI is set)', () => expect.fail(`${bin} is missing or older than sandbox.ts: build first`));
   it.skipIf(!fresh)('works from the built binary', async () => {
     const child = await execa('node', [bin, 'sandbox', 'exec', '--lang', 'python', join(dir, 'hello.py'), '--json'], { reject: false });
     expect(child.exitCode).toBe(0);
