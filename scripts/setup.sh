@@ -10,7 +10,8 @@ want_browser=0
 
 log() { printf '\033[2m[setup]\033[0m %s\n' "$*" >&2; }
 
-# 1. Debian packages (only as root, only when missing; never fatal: the tools say what is missing).
+# 1. Debian packages (only as root, only when missing; not fatal - the tools say what is missing - except
+#    chromium under --with-browser).
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   missing=()
   command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
@@ -20,6 +21,11 @@ if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     log "installing Debian packages: ${missing[*]}"
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >/dev/null 2>&1 \
       || log "warning: could not install ${missing[*]} (the sandbox or browser tests will say what is missing)"
+  fi
+  # --with-browser asked for the browser tests: without chromium they would not run, so that is an error.
+  if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
+    log "error: --with-browser: chromium could not be installed (/usr/bin/chromium is missing)"
+    exit 1
   fi
 fi
 
