@@ -18,6 +18,8 @@ const nonce = Math.random().toString(36).slice(2, 10);
 
 it('the sandbox is available wherever bwrap is installed (CI installs it: these attacks must not skip there)', () => {
   if (existsSync('/usr/bin/bwrap') && process.platform === 'linux') expect(detection.reason).toBeNull();
+  // On CI (CI set) the attack suite must really run: a missing or unusable bwrap fails here instead of skipping.
+  if (process.env['CI']) expect(detection.available, `no usable sandbox on CI: ${detection.reason}`).toBe(true);
   if (detection.available) expect(detection.processLimitEnforced).toBe(true);
 });
 
