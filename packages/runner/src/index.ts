@@ -22,6 +22,7 @@ export type { CaseDriver, PlannedCase, MaterializedCase, FinalReply, NextStep } 
 export type { ModelClient, TimedReply, ClientFactory, ClientWorld } from './client';
 export type { RunWorld, LeaseAcquirer, HeldLease, MetadataLookup } from './world';
 export { planRun, fingerprintOf } from './plan';
+export type { FingerprintModel } from './plan';
 export type { PlanOptions, RunPlan, PlannedModel, ConfigInput } from './plan';
 export { createRun, defaultDriver, preflightModel } from './api';
 export type { PreflightResult } from './preflight';

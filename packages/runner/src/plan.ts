@@ -73,12 +73,20 @@ export function attachApiKeys(plan: RunPlan, keys: Map<string, string | undefine
   keyStore.set(plan, keys);
 }
 
-export function fingerprintOf(parts: { profile: string; categories: Category[] | null; seed: number; models: string[]; cases: { id: string; revision: string }[] }): string {
+/** What of a model decides its results: a label alone may point at another model after models.yaml changes. */
+export interface FingerprintModel {
+  label: string;
+  model_id: string;
+  base_url: string;
+  reasoning: string;
+}
+
+export function fingerprintOf(parts: { profile: string; categories: Category[] | null; seed: number; models: FingerprintModel[]; cases: { id: string; revision: string }[] }): string {
   const canonical = JSON.stringify({
     profile: parts.profile,
     categories: parts.categories ? [...parts.categories].sort() : null,
     seed: parts.seed,
-    models: [...parts.models].sort(),
+    models: parts.models.map((m) => `${m.label}\u0000${m.model_id}\u0000${m.base_url.replace(/\/+$/, '')}\u0000${m.reasoning}`).sort(),
     cases: parts.cases.map((c) => `${c.id}@${c.revision}`).sort(),
   });
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
@@ -96,6 +104,29 @@ function manifestModel(r: ResolvedModel): ManifestModel {
     reasoning: r.model.reasoning,
     context_length: r.model.context_length ?? null,
   };
+}
+
+/** Refuses resuming a run whose labels now mean other model settings (id, endpoint, reasoning mode). */
+function checkSameModels(manifest: RunManifestFile, resolved: ResolvedModel[]): void {
+  const recorded = new Map((manifest.runner?.models ?? []).map((m) => [m.label, m]));
+  const changes: string[] = [];
+  for (const r of resolved) {
+    const was = recorded.get(r.label);
+    if (!was) continue; // an old manifest without the settings: nothing to compare
+    const diff: string[] = [];
+    if (was.model_id !== r.model.id) diff.push(`model id ${was.model_id} → ${r.model.id}`);
+    if (was.base_url.replace(/\/+$/, '') !== r.provider.base_url.replace(/\/+$/, '')) diff.push(`base_url ${was.base_url} → ${r.provider.base_url}`);
+    if (was.reasoning !== r.model.reasoning) diff.push(`reasoning ${was.reasoning} → ${r.model.reasoning}`);
+    if (diff.length) changes.push(`"${r.label}": ${diff.join(', ')}`);
+  }
+  if (changes.length) {
+    throw new RunnerError(
+      'RUNNER_CONFIG_INVALID',
+      `run ${manifest.run_id} cannot be resumed: models.yaml changed since it started (${changes.join('; ')}); ` +
+        'restore those settings, or start a new run instead of mixing two models under one label',
+      { details: { run_id: manifest.run_id, changes } },
+    );
+  }
 }
 
 function judgeIdentity(config: ConfigInput, promptVersion: string | undefined): JudgeIdentity | null {
@@ -143,6 +174,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
   const labels = manifest ? manifest.models.map((m) => m.label) : selectModels(options.config, options.models ?? []);
   if (labels.length === 0) throw new RunnerError('RUNNER_UNKNOWN_MODEL', 'no models selected (--models a,b or --models all for every enabled one)');
   const resolved = labels.map((label) => resolveModel(options.config, label));
+  if (manifest) checkSameModels(manifest, resolved);
   const keys = new Map(resolved.map((r) => [r.label, apiKeyFor(r, options.env)] as const));
 
   const current = await options.driver.plan({ profile, categories });
@@ -156,7 +188,13 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     });
   }
   const caseSeed = (c: PlannedCase) => (c.seeded ? seed : null);
-  const fingerprint = fingerprintOf({ profile, categories, seed, models: labels, cases: cases.map((c) => ({ id: c.id, revision: c.revision })) });
+  const fingerprint = fingerprintOf({
+    profile,
+    categories,
+    seed,
+    models: resolved.map((r) => ({ label: r.label, model_id: r.model.id, base_url: r.provider.base_url, reasoning: r.model.reasoning })),
+    cases: cases.map((c) => ({ id: c.id, revision: c.revision })),
+  });
 
   if (!manifest && options.autoResume !== false) {
     const unfinished = (await listRuns(options.resultsDir)).filter((r) => r.fingerprint === fingerprint && !r.complete).at(-1);
