@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FetchLike } from '@crucibleforge/core';
-import { acquireLease, acquireLocalLease, isLeaseError, type LocalLockRecord } from '@crucibleforge/lease';
+import { acquireLease, acquireLocalLease } from '@crucibleforge/lease';
+import { takeBusyLock } from './busy-lock';
 import { createSandbox } from '@crucibleforge/sandbox';
 import { createTimedCompleter, listModelMetadata } from '@crucibleforge/timing';
 import type { ClientFactory } from './client';
@@ -64,22 +65,16 @@ export function endpointLockDir(cacheDir: string, baseUrl: string): string {
  * The implicit lock of a local endpoint (a local provider kind without a `lease:` block), so a GUI run and a
  * CLI run never drive one local GPU at once. Refuses at once when a live process holds it, naming the holder.
  */
-async function lockEndpoint(model: ResolvedModel, cacheDir: string, holder: string, signal: AbortSignal): Promise<HeldLease> {
+function lockEndpoint(model: ResolvedModel, cacheDir: string, holder: string, signal: AbortSignal): Promise<HeldLease> {
   const url = model.provider.base_url;
-  try {
-    return await acquireLocalLease({ devices: [0], cacheDir: endpointLockDir(cacheDir, url), holder, reason: `benchmark ${model.label} on ${url}`, signal });
-  } catch (error) {
-    if (!isLeaseError(error, 'LOCAL_LOCK_HELD')) throw error;
-    const details = error.details as { path?: string; holder?: LocalLockRecord | 'garbage' } | undefined;
-    const r = details?.holder;
-    const who = r && r !== 'garbage' ? `pid ${r.pid} on ${r.host} (${r.holder}${r.reason ? `, "${r.reason}"` : ''}, since ${r.started_at})` : 'an unreadable lock';
-    throw new RunnerError(
-      'RUNNER_BUSY',
-      `the local endpoint ${url} is in use by ${who}; lock file ${details?.path ?? '?'}. ` +
-        'Wait for that run to finish (a lock whose process has died is taken over automatically), or add a lease: block to share it on purpose.',
-      { cause: error, retryable: true },
-    );
-  }
+  return takeBusyLock({
+    dir: endpointLockDir(cacheDir, url),
+    what: `the local endpoint ${url}`,
+    reason: `benchmark ${model.label} on ${url}`,
+    advice: 'Wait for that run to finish (a lock whose process has died is taken over automatically), or add a lease: block to share it on purpose.',
+    holder,
+    signal,
+  });
 }
 
 /**

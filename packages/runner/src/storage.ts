@@ -1,5 +1,6 @@
 import { mkdir, open, readdir, readFile, rename, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { takeBusyLock } from './busy-lock';
 import { RunnerError } from './errors';
 import {
   rowKeyString,
@@ -9,6 +10,10 @@ import {
   type RunRow,
   type StopReason,
 } from './storage-types';
+import type { HeldLease } from './world';
+
+/** The folder inside a run's directory holding its session lock. */
+export const SESSION_LOCK_DIR = '.session-lock';
 
 const RUN_ID = /^[A-Za-z0-9._-]{1,80}$/;
 
@@ -85,24 +90,40 @@ export async function readManifest(resultsDir: string, runId: string): Promise<R
 export class RunLog {
   #chain: Promise<void> = Promise.resolve();
   #handle: FileHandle | null = null;
+  #lock: HeldLease | null = null;
   readonly file: string;
 
   private constructor(file: string) {
     this.file = file;
   }
 
+  /**
+   * Opens the log for one session. The session holds `<run>/.session-lock/` (PID, host, start) until
+   * `close()`, so two sessions never append to one run; a lock whose process died is taken over.
+   */
   static async open(resultsDir: string, runId: string): Promise<RunLog> {
     const dir = runDir(resultsDir, runId);
     await mkdir(dir, { recursive: true });
     const log = new RunLog(join(dir, 'rows.jsonl'));
-    const handle = await open(log.file, 'a+');
-    log.#handle = handle;
-    // A torn last line (killed mid-write) is healed: the next record starts on a fresh line.
-    const size = (await handle.stat()).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) await handle.appendFile('\n');
+    log.#lock = await takeBusyLock({
+      dir: join(dir, SESSION_LOCK_DIR),
+      what: `run ${runId}`,
+      reason: `session of run ${runId}`,
+      advice: 'Another session is appending to it; wait for it to finish or stop it (a lock whose process has died is taken over automatically).',
+    });
+    try {
+      const handle = await open(log.file, 'a+');
+      log.#handle = handle;
+      // A torn last line (killed mid-write) is healed: the next record starts on a fresh line.
+      const size = (await handle.stat()).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) await handle.appendFile('\n');
+      }
+    } catch (error) {
+      await log.close().catch(() => undefined);
+      throw error;
     }
     return log;
   }
@@ -119,9 +140,15 @@ export class RunLog {
   }
 
   async close(): Promise<void> {
-    await this.#chain;
-    await this.#handle?.close();
-    this.#handle = null;
+    try {
+      await this.#chain;
+      await this.#handle?.close();
+      this.#handle = null;
+    } finally {
+      const lock = this.#lock;
+      this.#lock = null;
+      await lock?.release();
+    }
   }
 }
 
