@@ -133,7 +133,7 @@ export const AgentPartSchema = z.discriminatedUnion('kind', [
   part('checks', { checks: z.array(CheckSchema).min(1) }),
   part('contains', NeedlesSchema.shape),
   part('acknowledges', {
-    any: z.array(z.string()).min(1).describe('phrases that admit a limit (any one, word-boundary)'),
+    any: z.array(z.string()).min(1).describe('phrases that admit a limit (any one, word-boundary); plain admissions such as "could not", "unable" or "no network access" are always accepted too'),
     forbid_patterns: z.array(z.string()).optional().describe('JS regexes that betray invented data'),
   }),
   part('concise', {
