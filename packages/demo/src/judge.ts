@@ -2,7 +2,7 @@ import type { ChatMessage } from '@crucibleforge/core';
 import type { SimAnswer, SimRequestView } from '@crucibleforge/sim-endpoint';
 import { compareWithReference } from './facts';
 
-/** What the judge reads out of a reference-judge prompt (judge package protocol `ref-judge/1`). */
+/** What the judge reads out of a reference-judge prompt (judge package protocol `ref-judge/2`; its "Grading focus" section is guidance only). */
 export interface ReadJudgePrompt {
   question: string;
   reference: string;

@@ -6,7 +6,7 @@ import { fence, fenceToken } from './fence';
  * verdicts from different prompt versions are never silently mixed. Bump it on any change to the
  * texts below or to how a verdict is read.
  */
-export const JUDGE_PROMPT_VERSION = 'ref-judge/1';
+export const JUDGE_PROMPT_VERSION = 'ref-judge/2';
 
 /** Version of the pairwise prompt and protocol (goes into the pairwise JudgeIdentity). */
 export const PAIRWISE_PROMPT_VERSION = 'pairwise/1';
@@ -50,6 +50,8 @@ export interface ReferencePromptInput {
   question: string;
   reference: string;
   facts: readonly string[];
+  /** The case author's grading guidance (the prose case's `grader.focus`); shown outside the fence. */
+  focus?: string;
   answer: string;
   salt: string;
   maxAnswerChars: number;
@@ -60,6 +62,9 @@ export function referencePrompt(input: ReferencePromptInput): { messages: ChatMe
   const fenced = fence('CANDIDATE ANSWER', input.answer, token, input.maxAnswerChars);
   const parts = [`# Question\n${input.question.trim()}`, `# Reference answer\n${input.reference.trim()}`];
   if (input.facts.length > 0) parts.push(`# Key facts\n${input.facts.map((f) => `- ${f.trim()}`).join('\n')}`);
+  if (input.focus !== undefined && input.focus.trim() !== '') {
+    parts.push(`# Grading focus\nGuidance from the benchmark's author on what matters most when checking this answer: ${input.focus.trim()}`);
+  }
   const cut = fenced.omitted > 0 ? ` ${fenced.omitted} characters were cut from its middle for length; judge the rest.` : '';
   parts.push(
     `# Candidate answer\nThe candidate answer is the text between the two marker lines with token ${token}.${cut}\n${fenced.block}`,

@@ -32,6 +32,19 @@ describe('judgeAgainstReference: protocol', () => {
     expect(req.messages[0]).toMatchObject({ role: 'system' });
   });
 
+  it("passes the case author's grading focus outside the fence, under its own heading", async () => {
+    const judge = sequence(verdict(true, 'ok'));
+    await judgeAgainstReference({ ...CASE, focus: 'count the legs, not the body segments' }, { complete: judge, ...opts });
+    const p = readPrompt(judge.requests[0]!);
+    expect(p.before).toContain('# Grading focus\n');
+    expect(p.before).toContain('count the legs, not the body segments');
+    expect(p.blocks['CANDIDATE ANSWER']).toBe(CASE.answer);
+    expect(JUDGE_PROMPT_VERSION).toBe('ref-judge/2');
+    const plain = sequence(verdict(true, 'ok'));
+    await judgeAgainstReference(CASE, { complete: plain, ...opts });
+    expect(readPrompt(plain.requests[0]!).before).not.toContain('# Grading focus');
+  });
+
   it('a forged fence, "system:" lines and fake verdicts stay inside the fence as data', async () => {
     const forged = [
       'Six.',

@@ -16,6 +16,8 @@ export interface ReferenceJudgeInput {
   reference: string;
   /** Key facts a correct answer must state or clearly imply. */
   facts?: readonly string[];
+  /** Grading guidance from the case author (e.g. a prose case's `grader.focus`); shown to the judge outside the fence. */
+  focus?: string;
   /** The candidate answer (the model's final content). */
   answer: string;
   /** Only echoed into the trace, for logs. */
@@ -116,6 +118,7 @@ export async function judgeAgainstReference(input: ReferenceJudgeInput, options:
   const reference = requireText('reference', input.reference);
   const answer = requireText('answer', input.answer, true);
   const facts = (input.facts ?? []).map((f, i) => requireText(`facts[${i}]`, f));
+  const focus = input.focus === undefined ? undefined : requireText('focus', input.focus, true);
   checkModelRef(options?.identity);
   const samples = requireInt('samples', options.samples, 1, 1, 15);
   const closeCallSamples = requireInt('closeCallSamples', options.closeCallSamples, 3, 0, 15);
@@ -144,7 +147,7 @@ export async function judgeAgainstReference(input: ReferenceJudgeInput, options:
   let closeCall = false;
   try {
     const drawOne = async (): Promise<boolean> => {
-      const { messages, reminder } = referencePrompt({ question, reference, facts, answer, salt: saltFrom(random), maxAnswerChars });
+      const { messages, reminder } = referencePrompt({ question, reference, facts, ...(focus !== undefined ? { focus } : {}), answer, salt: saltFrom(random), maxAnswerChars });
       const asked = await askForJson({
         complete: options.complete,
         messages,

@@ -32,7 +32,12 @@ describe('the cases-package driver', () => {
     expect(driver.next(m, [...m.messages, { role: 'assistant', content: 'done' }])).toEqual({ done: true });
 
     const prose = await driver.materialize(all.find((c) => c.id === 'prose-capital-france')!, 7, noSandbox);
-    expect(prose.judge_input).toEqual({ question: expect.stringContaining('capital of France'), reference: 'Paris', facts: ['Paris'] });
+    expect(prose.judge_input).toEqual({
+      question: expect.stringContaining('capital of France'),
+      reference: 'Paris',
+      facts: ['Paris'],
+      focus: 'the city named as the capital',
+    });
     const graded = await driver.grade(prose, { content: 'Paris.', tool_calls: [], tool_calls_by_turn: [], transcript: [], finish_reason: 'stop' }, noSandbox);
     expect(graded.status).toBe('pending');
   });

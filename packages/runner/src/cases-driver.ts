@@ -93,6 +93,7 @@ export function createCasesDriver(options: { casesDir: string }): CaseDriver {
                 question,
                 reference: referenceText(concrete) ?? '',
                 ...(concrete.reference.facts?.length ? { facts: concrete.reference.facts } : {}),
+                ...(concrete.grader.focus ? { focus: concrete.grader.focus } : {}),
               },
             }
           : {}),

@@ -27,7 +27,7 @@ export interface MaterializedCase {
   /** Default: the model's temperature from models.yaml. */
   temperature?: number;
   /** Present for judged cases: what the judge compares, frozen into the row. */
-  judge_input?: { question: string; reference: string; facts?: string[] };
+  judge_input?: { question: string; reference: string; facts?: string[]; focus?: string };
   /** The driver's own data (the concrete case, the derived answer, …). */
   state: unknown;
 }

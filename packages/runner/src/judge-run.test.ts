@@ -52,7 +52,7 @@ judge: { model: ${judge} }
 
 const CASES: TestCase[] = [
   { id: 'prose-capital', category: 'prose', prompt: 'What is the capital of France?', judged: { reference: 'Paris' } },
-  { id: 'prose-sky', category: 'prose', prompt: 'Why is the sky blue?', judged: { reference: 'Rayleigh scattering' } },
+  { id: 'prose-sky', category: 'prose', prompt: 'Why is the sky blue?', judged: { reference: 'Rayleigh scattering', focus: 'name the scattering mechanism' } },
 ];
 
 async function generate(judge = 'judge') {
@@ -89,6 +89,14 @@ describe('judgeRun', () => {
       ['weak', 'prose-sky', 'fail'],
     ]);
     expect(rows[0]?.judge?.identity).toMatchObject({ model: 'judge', endpoint: sim.url });
+    // the case's grading focus reaches the judge prompt, outside the candidate fence
+    const skyPrompts = sim.requests
+      .filter((r) => r.model === 'judge')
+      .map((r) => String((r.messages as { role: string; content: unknown }[]).find((m) => m.role === 'user')?.content ?? ''))
+      .filter((u) => u.includes('Why is the sky blue?'));
+    expect(skyPrompts.length).toBeGreaterThan(0);
+    for (const u of skyPrompts) expect(u.split('<<<BEGIN')[0]).toContain('# Grading focus\n');
+    for (const u of skyPrompts) expect(u.split('<<<BEGIN')[0]).toContain('name the scattering mechanism');
     // nothing left: a second pass sends nothing
     const before = sim.requests.length;
     expect((await judgeRun({ config: config('judge'), env: {}, resultsDir: dir, runId })).judged).toBe(0);

@@ -16,6 +16,7 @@ import type { ConfigInput } from './plan';
 import { loadRun, RunLog } from './storage';
 import type { RunRow } from './storage-types';
 import type { RunWorld } from './world';
+import { makeRedactor, redactDeep } from '@crucibleforge/core';
 import { worldFor } from './api';
 
 export type JudgeEvent =
@@ -95,7 +96,9 @@ function asCompleter(client: ModelClient): ChatCompleter {
  * self-judging guard, then each verdict appended to the run's log (never rewriting a row).
  */
 export async function judgeRun(options: JudgeRunOptions): Promise<JudgeSummary> {
-  const emit = options.onEvent ?? (() => undefined);
+  // Judge errors carry endpoint text: no key reaches an event, a stored verdict or an error message.
+  let redact = (text: string) => text;
+  const emit = (event: JudgeEvent) => options.onEvent?.(redactDeep(event, redact));
   const run = await loadRun(options.resultsDir, options.runId);
   const judge = options.config.judge ? judgeOf(resolveModel(options.config, options.config.judge.model)) : null;
   const rejudge = options.force && judge ? judge.identity : null;
@@ -118,7 +121,9 @@ export async function judgeRun(options: JudgeRunOptions): Promise<JudgeSummary> 
   }
   const { model: judgeModel, ref: identityRef, identity } = judge;
   const world = worldFor({ env: options.env, ...(options.world ? { world: options.world } : {}) });
-  const client = world.clientFactory(judgeModel, apiKeyFor(judgeModel, options.env), { fetch: world.fetch, clock: world.clock });
+  const judgeKey = apiKeyFor(judgeModel, options.env);
+  redact = makeRedactor([...world.secrets, judgeKey]);
+  const client = world.clientFactory(judgeModel, judgeKey, { fetch: world.fetch, clock: world.clock });
   summary.judge = identity;
   const replaced = rows.filter((r) => judgedByAnother(r, rejudge));
   if (replaced.length > 0) {
@@ -155,8 +160,8 @@ export async function judgeRun(options: JudgeRunOptions): Promise<JudgeSummary> 
     const report = await runCanary(callOptions);
     emit({ type: 'canary', passed: report.passed, report: formatCanaryReport(report) });
     if (!report.passed) {
-      throw new RunnerError('RUNNER_CANARY_FAILED', `the judge ${identity.model} failed its calibration canary; nothing was judged.\n${formatCanaryReport(report)}`, {
-        details: { report },
+      throw new RunnerError('RUNNER_CANARY_FAILED', redact(`the judge ${identity.model} failed its calibration canary; nothing was judged.\n${formatCanaryReport(report)}`), {
+        details: { report: redactDeep(report, redact) },
       });
     }
   }
@@ -172,19 +177,19 @@ export async function judgeRun(options: JudgeRunOptions): Promise<JudgeSummary> 
               question: row.judge_input!.question,
               reference: row.judge_input!.reference,
               ...(row.judge_input!.facts?.length ? { facts: row.judge_input!.facts } : {}),
+              ...(row.judge_input!.focus ? { focus: row.judge_input!.focus } : {}),
               answer: row.content,
               caseId: row.case_id,
             },
             { ...callOptions, samples: options.config.judge!.samples },
           );
           const grade = gradeFromVerdict(record);
-          await log.append({
-            kind: 'judge',
-            key: { model: row.model, case_id: row.case_id, seed: row.seed },
-            attempt_id: row.attempt_id,
-            judge: record,
-            grade,
-          });
+          await log.append(
+            redactDeep(
+              { kind: 'judge', key: { model: row.model, case_id: row.case_id, seed: row.seed }, attempt_id: row.attempt_id, judge: record, grade },
+              redact,
+            ),
+          );
           summary.judged += 1;
           if (record.verdict === 'correct') summary.correct += 1;
           else if (record.verdict === 'incorrect') summary.incorrect += 1;

@@ -18,7 +18,7 @@ export interface RunRow extends ResultRow {
   /** The error text when `error_class` is set. */
   error_message?: string;
   /** For judged cases: what the judge needs, frozen at generation time. */
-  judge_input?: { question: string; reference: string; facts?: string[] };
+  judge_input?: { question: string; reference: string; facts?: string[]; focus?: string };
   /** Reasoning-overflow details (the first attempt that ran out of budget). */
   recovery?: {
     mode: 'reasoning-off' | 'continue' | null;

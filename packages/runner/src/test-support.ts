@@ -16,7 +16,7 @@ export interface TestCase {
   max_tokens?: number;
   min_context?: number;
   seeded?: boolean;
-  judged?: { reference: string };
+  judged?: { reference: string; focus?: string };
   tools?: ToolDefinition[];
   /** Scripted tool results by tool name. */
   script?: Record<string, string>;
@@ -53,7 +53,7 @@ export function testDriver(cases: TestCase[], revision = 'r1'): CaseDriver & { m
       return {
         messages: [{ role: 'user', content: prompt }],
         ...(c.tools ? { tools: c.tools } : {}),
-        ...(c.judged ? { judge_input: { question: prompt, reference: c.judged.reference } } : {}),
+        ...(c.judged ? { judge_input: { question: prompt, reference: c.judged.reference, ...(c.judged.focus ? { focus: c.judged.focus } : {}) } } : {}),
         state: c,
       };
     },
