@@ -15,6 +15,8 @@ export interface AttemptTrace {
   model: string | null;
   /** Why this attempt gave no verdict; null when it did. */
   problem: string | null;
+  /** Whether this attempt asked for structured output (json_schema / response_format). */
+  structured: boolean;
 }
 
 /** The outcome of asking for one JSON verdict through the whole retry ladder. */
@@ -92,6 +94,23 @@ export interface AskOptions<T> {
   reasoning: ReasoningMode;
   maxTokens: number;
   deadline: Deadline;
+  /** false: never send json_schema (for endpoints that reject response_format). Default true. */
+  structuredOutput?: boolean;
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const e = error as { status?: unknown; details?: { status?: unknown } };
+  const status = typeof e.status === 'number' ? e.status : e.details?.status;
+  if (typeof status === 'number') return status;
+  const m = /\bHTTP (4\d\d)\b/.exec(error instanceof Error ? error.message : '');
+  return m ? Number(m[1]) : undefined;
+}
+
+/** An HTTP 400-class answer that says the request itself was not accepted (not auth, rate or not-found). */
+export function isRequestRejected(error: unknown): boolean {
+  const status = statusOf(error);
+  return status === 400 || status === 415 || status === 422;
 }
 
 const describeError = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -106,8 +125,10 @@ export async function askForJson<T>(opts: AskOptions<T>): Promise<AskResult<T>> 
   let lastContent = '';
   let problem = 'no attempt made';
   const steps: AttemptTrace['step'][] = ['first', 'reasoning-off', 'json-only'];
+  let structured = opts.structuredOutput !== false;
 
-  for (const step of steps) {
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
     opts.deadline.checkCaller();
     if (opts.deadline.timedOut) return { ok: false, problem: `timed out after ${opts.deadline.timeoutMs} ms`, timedOut: true, attempts };
     const reasoning: ReasoningMode = step === 'first' ? opts.reasoning : 'off';
@@ -128,7 +149,7 @@ export async function askForJson<T>(opts: AskOptions<T>): Promise<AskResult<T>> 
           temperature: 0,
           max_tokens: opts.maxTokens,
           reasoning,
-          json_schema: opts.jsonSchema,
+          ...(structured ? { json_schema: opts.jsonSchema } : {}),
           signal: opts.deadline.signal,
         }),
         opts.deadline.signal,
@@ -138,8 +159,13 @@ export async function askForJson<T>(opts: AskOptions<T>): Promise<AskResult<T>> 
       problem = opts.deadline.timedOut
         ? `timed out after ${opts.deadline.timeoutMs} ms`
         : `judge call failed: ${describeError(error)}`;
-      attempts.push({ step, reasoning, content: null, finish_reason: null, model: null, problem });
+      attempts.push({ step, reasoning, content: null, finish_reason: null, model: null, problem, structured });
       if (opts.deadline.timedOut) return { ok: false, problem, timedOut: true, attempts };
+      if (structured && isRequestRejected(error)) {
+        // The endpoint may not support response_format: the same step once more without it, and none after.
+        structured = false;
+        i -= 1;
+      }
       continue;
     }
 
@@ -153,6 +179,7 @@ export async function askForJson<T>(opts: AskOptions<T>): Promise<AskResult<T>> 
       finish_reason: reply.finish_reason ?? null,
       model: reply.model ?? null,
       problem: null,
+      structured,
     };
     if (parsed.ok) {
       attempts.push(trace);

@@ -99,6 +99,7 @@ export async function judgePair(input: PairInput, options: JudgeCallOptions): Pr
       jsonOnlyReminder: reminder,
       reasoning: options.reasoning ?? 'auto',
       maxTokens,
+      ...(options.structuredOutput === false ? { structuredOutput: false } : {}),
       deadline,
     });
     if (!asked.ok) return { winner: null, shown: null, note: '', problem: asked.problem, attempts: asked.attempts };

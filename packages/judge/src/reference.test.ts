@@ -254,3 +254,45 @@ describe('judgeAgainstReference: samples, majority, close calls', () => {
     expect(isCloseCallNote('Wrong: says 6')).toBe(false);
   });
 });
+
+describe('judgeAgainstReference: endpoints without structured output', () => {
+  const rejectsSchema = () =>
+    fake((request) => {
+      if (request.json_schema) {
+        throw Object.assign(new Error('http://judge.test/v1/chat/completions answered HTTP 400: response_format is not supported'), {
+          details: { status: 400 },
+        });
+      }
+      return verdict(true, 'same count');
+    });
+
+  it('after a 400 to a request carrying json_schema, retries the same step once without it', async () => {
+    const judge = rejectsSchema();
+    let trace: JudgeTrace | undefined;
+    const record = await judgeAgainstReference(CASE, { complete: judge, ...opts, onTrace: (t) => (trace = t) });
+    expect(record.verdict).toBe('correct');
+    expect(judge.requests.map((r) => r.json_schema?.name ?? null)).toEqual(['reference_verdict', null]);
+    expect(judge.requests.map((r) => r.reasoning)).toEqual(['auto', 'auto']);
+    expect(trace?.samples[0]?.attempts.map((a) => [a.step, a.structured])).toEqual([
+      ['first', true],
+      ['first', false],
+    ]);
+  });
+
+  it('structuredOutput: false never sends json_schema', async () => {
+    const judge = rejectsSchema();
+    const record = await judgeAgainstReference(CASE, { complete: judge, ...opts, structuredOutput: false });
+    expect(record.verdict).toBe('correct');
+    expect(judge.requests.map((r) => r.json_schema ?? null)).toEqual([null]);
+  });
+
+  it('other failures (a 500, an auth error) do not drop json_schema', async () => {
+    const judge = fake((request, i) => {
+      if (i === 0) throw Object.assign(new Error('HTTP 500: boom'), { details: { status: 500 } });
+      return request.json_schema ? verdict(false, 'differs') : 'no schema';
+    });
+    const record = await judgeAgainstReference(CASE, { complete: judge, ...opts });
+    expect(record.verdict).toBe('incorrect');
+    expect(judge.requests.every((r) => r.json_schema?.name === 'reference_verdict')).toBe(true);
+  });
+});

@@ -40,6 +40,11 @@ export interface JudgeCallOptions {
   reasoning?: ReasoningMode;
   /** Longer candidate texts keep head 70 % + tail 30 % of this many characters (default 24 000). */
   maxAnswerChars?: number;
+  /**
+   * Ask for structured output (json_schema / response_format; default true). Whatever this says, an
+   * attempt the endpoint rejects with HTTP 400/415/422 while carrying json_schema is retried once without it.
+   */
+  structuredOutput?: boolean;
   /** Wall clock for `judged_at` (default `() => new Date()`). */
   now?: () => Date;
 }
@@ -158,6 +163,7 @@ export async function judgeAgainstReference(input: ReferenceJudgeInput, options:
         reasoning: options.reasoning ?? 'auto',
         maxTokens,
         deadline,
+        ...(options.structuredOutput === false ? { structuredOutput: false } : {}),
       });
       traces.push(
         asked.ok
