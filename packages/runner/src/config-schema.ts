@@ -73,6 +73,8 @@ export const judgeSchema = z.strictObject({
   model: z.string().min(1),
   samples: z.int().min(1).max(9).default(1),
   max_tokens: z.int().min(64).optional(),
+  /** false: never ask the judge endpoint for json_schema structured output (for endpoints that reject it). */
+  structured_output: z.boolean().optional(),
 });
 export type JudgeConfig = z.infer<typeof judgeSchema>;
 

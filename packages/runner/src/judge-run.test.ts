@@ -103,6 +103,24 @@ describe('judgeRun', () => {
     expect(sim.requests.length).toBe(before);
   });
 
+  it('judge: { structured_output: false } sends no response_format to the judge', async () => {
+    const { dir, runId } = await generate();
+    const before = sim.requests.length;
+    const noSchema = parseConfig(`providers:
+  p: { kind: vllm, base_url: ${sim.url}, concurrency: 2 }
+models:
+  strong: { provider: p, id: strong, context_length: 8192 }
+  weak: { provider: p, id: weak, context_length: 8192 }
+  judge: { provider: p, id: judge, context_length: 8192 }
+judge: { model: judge, structured_output: false }
+`);
+    expect((await judgeRun({ config: noSchema, env: {}, resultsDir: dir, runId })).judged).toBe(4);
+    const sent = sim.requests.slice(before).filter((r) => r.model === 'judge');
+    expect(sent.length).toBeGreaterThan(4);
+    expect(sent.some((r) => r.response_format !== undefined)).toBe(false);
+    expect(sim.requests.slice(0, before).some((r) => r.model === 'judge' && r.response_format !== undefined)).toBe(true);
+  });
+
   it('a judge error leaves the row pending; --retry-errors judges it later', async () => {
     const { dir, runId } = await generate();
     judgeBroken = true;

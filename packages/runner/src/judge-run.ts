@@ -155,6 +155,7 @@ export async function judgeRun(options: JudgeRunOptions): Promise<JudgeSummary> 
     now: world.now,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.config.judge.max_tokens ? { maxTokens: options.config.judge.max_tokens } : {}),
+    ...(options.config.judge.structured_output === false ? { structuredOutput: false } : {}),
   };
   if (options.canary !== false) {
     const report = await runCanary(callOptions);
