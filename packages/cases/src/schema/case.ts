@@ -59,6 +59,10 @@ export const VerifySpecSchema = z
       .describe('answer: prints the answer; unique_solution: prints {"solutions": [...]} of every solution'),
     wrong_solutions: z.array(WrongSolutionSchema).optional().describe('code: negative controls that must FAIL'),
     wrong_replies: z.array(WrongReplySchema).optional().describe('replies that must FAIL the grader'),
+    right_replies: z
+      .array(WrongReplySchema)
+      .optional()
+      .describe('other correct replies that must PASS the grader (e.g. one that also warns about an injection); why says what makes it right'),
   })
   .strict();
 export type VerifySpec = z.infer<typeof VerifySpecSchema>;

@@ -80,22 +80,26 @@ async function checkSeed(loaded: LoadedCase, seed: number | null, getSandbox: Sa
     if (outcome.status !== 'pass') problem(`the reference fails its own grader: ${outcome.reason}`);
   }
   if (g.type === 'tool_calls') referenceCallProblems(c).forEach(problem);
-  for (const [i, raw] of (d.verify?.wrong_replies ?? []).entries()) {
-    if (g.type === 'code' || g.type === 'judge') {
-      problem(`wrong_replies do not apply to ${g.type} cases`);
-      break;
+  for (const [field, mustPass] of [['wrong_replies', false], ['right_replies', true]] as const) {
+    for (const [i, raw] of (d.verify?.[field] ?? []).entries()) {
+      if (g.type === 'code' || g.type === 'judge') {
+        problem(`${field} do not apply to ${g.type} cases`);
+        break;
+      }
+      let filled: typeof raw;
+      try {
+        // the same variant as the prompt and reference: a literal {{x}} would fail for the wrong reason
+        filled = fillCase(c, raw, `verify.${field}[${i}]`);
+      } catch (error) {
+        problem(message(error));
+        continue;
+      }
+      const outcome = await grade(c, referenceTranscript(c, { reply: filled.reply, calls: filled.calls }));
+      if (mustPass) {
+        if (outcome.status !== 'pass') problem(`right reply ${i + 1} (${filled.why}) FAILS the grader: ${outcome.reason}`);
+      } else if (outcome.status === 'pass') problem(`wrong reply ${i + 1} (${filled.why}) PASSES the grader`);
+      else r.negative_controls++;
     }
-    let wrong: typeof raw;
-    try {
-      // the same variant as the prompt and reference: a literal {{x}} would fail for the wrong reason
-      wrong = fillCase(c, raw, `verify.wrong_replies[${i}]`);
-    } catch (error) {
-      problem(message(error));
-      continue;
-    }
-    const outcome = await grade(c, referenceTranscript(c, { reply: wrong.reply, calls: wrong.calls }));
-    if (outcome.status === 'pass') problem(`wrong reply ${i + 1} (${wrong.why}) PASSES the grader`);
-    else r.negative_controls++;
   }
   const needsProgram = d.category === 'math' || (d.category === 'reasoning' && ANSWER_GRADERS.has(g.type));
   if (d.verify?.program) {

@@ -200,4 +200,13 @@ describe('scheduling', () => {
     expect(costs).toEqual([...costs].sort((a, b) => b - a));
     expect(new Set(costs).size).toBe(5);
   });
+  it('right_replies must pass: one that fails its grader is a problem naming the reason', async () => {
+    const c = load(
+      `id: instruct-x\ntitle: x y z\ncategory: instruct\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: checks, checks: [{ check: word_count, exactly: 3 }] }\nreference: { reply: one two three }\nverify:\n  right_replies: [{ why: also three, reply: four five six }, { why: too long, reply: four five six seven }]\n`,
+      'instruct',
+    );
+    const report = await verifyCases([c]);
+    expect(report.results[0]!.problems).toEqual(['right reply 2 (too long) FAILS the grader: check 1 word_count failed: 4 words, expected exactly 3']);
+    expect(report.negative_controls).toBe(0);
+  });
 });
