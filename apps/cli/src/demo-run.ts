@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { SpeedSummary } from '@crucibleforge/core';
 import { createDemoModels, type DemoModels, type DemoPace } from '@crucibleforge/demo';
-import { configSchema, createRun, judgeRun, loadRun, summarizeRun, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
+import { configSchema, createRun, judgeRun, loadRun, summarizeRun, writeRunSpeed, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { runSpeedBenchmark, type SpeedReport } from '@crucibleforge/timing';
@@ -128,6 +128,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
     } finally {
       io.signal.removeEventListener('abort', onAbort);
     }
+    await writeRunSpeed(resultsDir, summary.run_id, speed); // `report` and the GUI show it later
     say(summaryLines(summary).join('\n'));
     say();
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReportData } from '@crucibleforge/report';
-import { listRuns } from '@crucibleforge/runner';
+import { listRuns, writeRunSpeed } from '@crucibleforge/runner';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main';
@@ -33,5 +33,14 @@ describe('writeReport', () => {
     expect(byModel.get('strong')?.speed).toEqual({ decode_tps: 42, ttft_s: 0.25, prefill_tps: 900, source: 'speed-run', plausibility: speed[0]!.plausibility });
     expect(byModel.get('weak')?.speed?.source).toBe('bench-rows');
     expect(written.table).toContain('strong');
+
+    // Without a speed argument (report, all, the GUI) the run's stored speed.json is used.
+    await writeRunSpeed(ws.results, run!.run_id, speed);
+    const fromDisk = await writeReport({ resultsDir: ws.results, runIds: [run!.run_id], formats: ['json'], outDir, now });
+    expect(fromDisk.files).toEqual([join(outDir, 'report.json')]);
+    const stored = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as ReportData;
+    const storedByModel = new Map(stored.models.map((m) => [m.model, m]));
+    expect(storedByModel.get('strong')?.speed).toMatchObject({ decode_tps: 42, source: 'speed-run' });
+    expect(storedByModel.get('weak')?.speed?.source).toBe('bench-rows');
   });
 });

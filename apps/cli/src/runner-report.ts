@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CrucibleError, type PairwiseSummary, type ResultRow, type RunManifest, type SpeedSummary } from '@crucibleforge/core';
 import { buildReport, renderReportFiles, renderSummaryTable, type ReportFormat } from '@crucibleforge/report';
-import { listRuns, loadRun } from '@crucibleforge/runner';
+import { listRuns, loadRun, readRunSpeed } from '@crucibleforge/runner';
 import { VERSION } from './main';
 
 export interface WriteReportOptions {
@@ -13,7 +13,10 @@ export interface WriteReportOptions {
   models?: string[];
   formats: ReportFormat[];
   outDir: string;
-  /** Speed-run medians per model (`speed`, the demo); models without one show their rows' medians. */
+  /**
+   * Speed-run medians per model; models without one show their rows' medians. Default: what the runs
+   * stored (`results/<run>/speed.json`, written by the demo), a later run's figure winning for a model.
+   */
   speed?: readonly SpeedSummary[];
   now?: () => Date;
 }
@@ -31,11 +34,14 @@ export async function writeReport(options: WriteReportOptions): Promise<{ table:
   if (ids.length === 0) throw new CrucibleError('RUNNER_UNKNOWN_RUN', `no runs in ${options.resultsDir} yet (crucibleforge run …)`);
   const rows: ResultRow[] = [];
   const manifests: RunManifest[] = [];
+  const stored = new Map<string, SpeedSummary>();
   for (const id of ids) {
     const run = await loadRun(options.resultsDir, id);
     rows.push(...run.rows);
     manifests.push(run.manifest);
+    if (!options.speed) for (const s of (await readRunSpeed(options.resultsDir, id)) ?? []) stored.set(s.model, s);
   }
+  const speed = options.speed ?? (stored.size > 0 ? [...stored.values()] : undefined);
   const data = buildReport({
     rows,
     manifests,
@@ -43,7 +49,7 @@ export async function writeReport(options: WriteReportOptions): Promise<{ table:
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
     toolVersion: VERSION,
     ...(options.models ? { models: options.models } : {}),
-    ...(options.speed ? { speed: options.speed } : {}),
+    ...(speed ? { speed } : {}),
   });
   await mkdir(options.outDir, { recursive: true });
   const files: string[] = [];

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import type { SpeedSummary } from '@crucibleforge/core';
 import { buildReport, type ReportData } from '@crucibleforge/report';
 import { loadRun, type LoadedRun, type RunRow } from '@crucibleforge/runner';
 import { HttpError } from './http';
@@ -83,9 +84,9 @@ function rowSummary(row: RunRow): RowSummary {
   };
 }
 
-/** Everything the results page shows, computed by the reporter from the run's stored rows. */
-export function runResults(run: LoadedRun, generatedAt: string, toolVersion: string): RunResults {
-  const report = buildReport({ rows: run.rows, manifests: [run.manifest], generatedAt, toolVersion, maxDetailChars: 300 });
+/** Everything the results page shows, computed by the reporter from the run's stored rows (and its speed.json). */
+export function runResults(run: LoadedRun, generatedAt: string, toolVersion: string, speedRun: readonly SpeedSummary[] | null = null): RunResults {
+  const report = buildReport({ rows: run.rows, manifests: [run.manifest], generatedAt, toolVersion, maxDetailChars: 300, ...(speedRun ? { speed: speedRun } : {}) });
   const categories: CategoryChart[] = report.categories.map((category) => ({
     category,
     bars: report.models.map((m) => {

@@ -45,6 +45,15 @@ describe('crucibleforge demo', () => {
     expect(strong).toMatchObject({ model: 'sim-strong', overall: { fails: 0, errors: 0, pending: 0, judge_errors: 0 } });
     expect(strong!.speed).toMatchObject({ source: 'speed-run' });
     expect(faulty!.speed!.decode_tps).not.toBeNull();
+
+    // The speed run is stored with the run, so a later `report --latest` shows it too.
+    const [runId] = readdirSync(join(outDir, 'results'));
+    const stored = JSON.parse(readFileSync(join(outDir, 'results', runId!, 'speed.json'), 'utf8')) as { speed: { model: string }[] };
+    expect(stored.speed.map((s) => s.model)).toEqual(['sim-strong', 'sim-faulty']);
+    const later = memoryIO({ cwd: dir });
+    expect(await main(['report', '--latest', '--results', join(outDir, 'results'), '--format', 'json'], later.io)).toBe(0);
+    const again = JSON.parse(readFileSync(join(outDir, 'results', runId!, 'report.json'), 'utf8')) as ReportData;
+    expect(again.models.map((m) => m.speed?.source)).toEqual(['speed-run', 'speed-run']);
     expect(faulty).toMatchObject({ model: 'sim-faulty', overflow: { total: 1, recovered: 1, unrecovered: 0 } });
 
     // The faulty model fails exactly its announced faults (the overflow is recovered into a pass), each
