@@ -39,6 +39,15 @@ describe('exact, choice, assignments', () => {
     expect(gradeExact({ type: 'exact', alternatives: ['azure house'] }, 'Blue House', 'Answer: Azure House').status).toBe('pass');
     expect(gradeExact({ type: 'exact' }, 'blue', 'Answer: red\nAnswer: blue').reason).toBe('two different final answers: "red" and "blue"');
   });
+  it('exact reads a final "and" in a comma list as a comma, and nothing else', () => {
+    for (const reply of ['Answer: R, S and T', 'Answer: R, S, and T', 'Answer: R, S AND T.'])
+      expect(gradeExact({ type: 'exact' }, 'R, S, T', reply), reply).toMatchObject({ status: 'pass' });
+    expect(gradeExact({ type: 'exact' }, 'R, S and T', 'Answer: R, S, T').status).toBe('pass');
+    expect(gradeExact({ type: 'exact' }, 'R, S, T', 'Answer: R, S and U').status).toBe('fail');
+    expect(gradeExact({ type: 'exact' }, 'R, S, T', 'Answer: R and S and T').status).toBe('fail');
+    expect(gradeExact({ type: 'exact' }, 'R, S, T', 'Answer: R, T and S').status).toBe('fail');
+    expect(gradeExact({ type: 'exact' }, 'Salt and Pepper', 'Answer: Salt, Pepper').status).toBe('fail');
+  });
   it('choice needs exactly one option', () => {
     const g = { type: 'choice' as const, options: ['A', 'B', 'C', 'D'] };
     expect(gradeChoice(g, 'B', 'Answer: (B)').status).toBe('pass');

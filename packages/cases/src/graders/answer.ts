@@ -63,8 +63,13 @@ export function gradeNumber(grader: GraderOf<'number'>, expected: string | numbe
     : fail(`expected ${formatRational(want)}, got ${formatRational(got)}`, details);
 }
 
+/** In a comma list, the last item joined with "and" (or ", and") counts as a comma: "R, S and T" = "R, S, T". */
+function finalAndAsComma(text: string): string {
+  return text.includes(',') ? text.replace(/,?\s+and\s+(?=[^,]*$)/iu, ', ') : text;
+}
+
 function normalizeExact(text: string, caseSensitive: boolean): string {
-  const base = text.normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const base = finalAndAsComma(text.normalize('NFKC')).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   return caseSensitive ? base : base.toLowerCase();
 }
 
