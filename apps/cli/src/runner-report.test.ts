@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReportData } from '@crucibleforge/report';
 import { listRuns, writeRunSpeed } from '@crucibleforge/runner';
@@ -42,5 +42,35 @@ describe('writeReport', () => {
     const storedByModel = new Map(stored.models.map((m) => [m.model, m]));
     expect(storedByModel.get('strong')?.speed).toMatchObject({ decode_tps: 42, source: 'speed-run' });
     expect(storedByModel.get('weak')?.speed?.source).toBe('bench-rows');
+  });
+
+  it('finds the pairwise result `pairwise` wrote to the results dir when reporting one run into its folder', async () => {
+    const ws = await fixtureWorkspace(sim.url);
+    const t = memoryIO({ cwd: ws.dir });
+    const args = ['--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES, '--allow-unsandboxed'];
+    expect(await main(['run', '--profile', 'quick', '--models', 'strong,weak', ...args], t.io)).toBe(0);
+    const [run] = await listRuns(ws.results);
+    const summary = {
+      models: ['strong', 'weak'],
+      pairs: [{ a: 'strong', b: 'weak', wins: 3, ties: 0, losses: 1, win_rate: 0.75, ci95: [0.3, 0.95] }],
+      ratings: [{ model: 'strong', rating: 1100 }, { model: 'weak', rating: 900 }],
+      judge: null,
+    };
+    // `pairwise` without --out writes here; `report --latest` writes into the run's folder.
+    await writeFile(join(ws.results, 'pairwise.json'), JSON.stringify({ schema_version: 1, summary, games: [] }));
+    const r = memoryIO({ cwd: ws.dir });
+    expect(await main(['report', '--latest', '--results', ws.results, '--format', 'json'], r.io)).toBe(0);
+    const report = JSON.parse(await readFile(join(ws.results, run!.run_id, 'report.json'), 'utf8')) as ReportData;
+    expect(report.pairwise).not.toBeNull();
+    expect(JSON.stringify(report.pairwise)).toContain('strong');
+
+    // `pairwise --out <run folder>`: a report written elsewhere (--out) finds it in the run's folder.
+    await writeFile(join(ws.results, 'pairwise.json'), '{}');
+    await writeFile(join(ws.results, run!.run_id, 'pairwise.json'), JSON.stringify({ schema_version: 1, summary, games: [] }));
+    const out = join(ws.dir, 'elsewhere');
+    await mkdir(out);
+    const e = memoryIO({ cwd: ws.dir });
+    expect(await main(['report', '--run', run!.run_id, '--results', ws.results, '--format', 'json', '--out', out], e.io)).toBe(0);
+    expect((JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as ReportData).pairwise).not.toBeNull();
   });
 });

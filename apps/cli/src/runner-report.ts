@@ -21,12 +21,25 @@ export interface WriteReportOptions {
   now?: () => Date;
 }
 
-async function readPairwise(dir: string): Promise<PairwiseSummary | null> {
+async function readPairwiseIn(dir: string): Promise<PairwiseSummary | null> {
   try {
-    return JSON.parse(await readFile(join(dir, 'pairwise.json'), 'utf8')).summary as PairwiseSummary;
+    return (JSON.parse(await readFile(join(dir, 'pairwise.json'), 'utf8')).summary as PairwiseSummary | undefined) ?? null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The pairwise result `pairwise` wrote: in the report's own folder, the run's folder (one run), or the
+ * results dir (where `pairwise` writes without --out), the first found winning.
+ */
+async function readPairwise(options: WriteReportOptions, ids: string[]): Promise<PairwiseSummary | null> {
+  const dirs = [options.outDir, ...(ids.length === 1 ? [join(options.resultsDir, ids[0]!)] : []), options.resultsDir];
+  for (const dir of [...new Set(dirs)]) {
+    const found = await readPairwiseIn(dir);
+    if (found) return found;
+  }
+  return null;
 }
 
 export async function writeReport(options: WriteReportOptions): Promise<{ table: string; files: string[] }> {
@@ -45,7 +58,7 @@ export async function writeReport(options: WriteReportOptions): Promise<{ table:
   const data = buildReport({
     rows,
     manifests,
-    pairwise: await readPairwise(options.outDir),
+    pairwise: await readPairwise(options, ids),
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
     toolVersion: VERSION,
     ...(options.models ? { models: options.models } : {}),
