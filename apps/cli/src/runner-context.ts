@@ -4,7 +4,7 @@
  * directory: ./cases-dir).
  */
 import { join, resolve } from 'node:path';
-import { CrucibleError } from '@crucibleforge/core';
+import { CrucibleError, makeRedactor } from '@crucibleforge/core';
 import { latestRunId, loadConfig, resolveConfigPath, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
 
@@ -94,6 +94,19 @@ export async function withRunnerErrors(io: CliIO, command: string, body: () => P
     io.stderr.write(`crucibleforge ${command}: ${error.message}\n`);
     return CONFIG_CODES.has(error.code) || error.code.startsWith('CASES_') ? EXIT.usage : EXIT.failed;
   }
+}
+
+/**
+ * The io with `secrets` (API keys) replaced by [redacted] in everything written to stdout and stderr: an
+ * endpoint may echo the key it was sent in an error, and that text must not reach a terminal or a log.
+ */
+export function redactingIO(io: CliIO, secrets: readonly (string | undefined)[]): CliIO {
+  const redact = makeRedactor(secrets);
+  return {
+    ...io,
+    stdout: { write: (text: string) => io.stdout.write(redact(text)), ...(io.stdout.isTTY === undefined ? {} : { isTTY: io.stdout.isTTY }) },
+    stderr: { write: (text: string) => io.stderr.write(redact(text)), ...(io.stderr.isTTY === undefined ? {} : { isTTY: io.stderr.isTTY }) },
+  };
 }
 
 export function formatUsd(usd: number): string {

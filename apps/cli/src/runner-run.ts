@@ -1,6 +1,6 @@
 /** The generation step shared by `run` and `all`: plan, ask about cost, gate on the sandbox, run, render. */
 import { CATEGORIES, CrucibleError, type Category } from '@crucibleforge/core';
-import { createRun, defaultDriver, planRun, summarizeRun, type RunSummary } from '@crucibleforge/runner';
+import { configuredSecrets, createRun, defaultDriver, planRun, summarizeRun, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
 import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import { intFlag, listFlag } from './args';
 import { EXIT, UsageError, type CliIO } from './io';
@@ -64,10 +64,17 @@ export async function openSandbox(io: CliIO, allow: boolean): Promise<Sandbox | 
   }
 }
 
-/** What a run needs to grade code and lock GPUs, spread into the runner's options; null without a sandbox. */
-export async function gradingWorld(io: CliIO, allowUnsandboxed: boolean): Promise<{ world: { sandbox: Sandbox }; leaseCacheDir?: string } | null> {
+/**
+ * What a run needs to grade code and lock GPUs, spread into the runner's options; null without a sandbox.
+ * The world carries the configured keys so the runner redacts them from every row, record and event.
+ */
+export async function gradingWorld(
+  io: CliIO,
+  allowUnsandboxed: boolean,
+  config: RunnerConfigData,
+): Promise<{ world: { sandbox: Sandbox; secrets: string[] }; leaseCacheDir?: string } | null> {
   const sandbox = await openSandbox(io, allowUnsandboxed);
-  return sandbox ? { world: { sandbox }, ...leaseCacheOption(io.env) } : null;
+  return sandbox ? { world: { sandbox, secrets: configuredSecrets(config, io.env) }, ...leaseCacheOption(io.env) } : null;
 }
 
 export async function generate(values: RunValues, io: CliIO): Promise<GenerationResult> {
@@ -103,7 +110,7 @@ export async function generate(values: RunValues, io: CliIO): Promise<Generation
       return { code: EXIT.failed, summary: null, resultsDir };
     }
   }
-  const grading = await gradingWorld(io, values['allow-unsandboxed'] ?? false);
+  const grading = await gradingWorld(io, values['allow-unsandboxed'] ?? false, base.config);
   if (!grading) return { code: EXIT.noSandbox, summary: null, resultsDir };
   const handle = await createRun({ ...base, casesDir, driver, plan, toolVersion: VERSION, ...grading });
   const onAbort = () => handle.stop('interrupted');

@@ -194,3 +194,18 @@ export function apiKeyFor(resolved: ResolvedModel, env: Record<string, string | 
   }
   return value;
 }
+
+/** Names of every environment variable the configuration reads a secret from (provider keys, lease keys). */
+export function secretVariables(config: RunnerConfigData): string[] {
+  const names = new Set<string>();
+  for (const provider of Object.values(config.providers)) if (provider.api_key_env) names.add(provider.api_key_env);
+  for (const model of Object.values(config.models)) if (model.lease?.api_key_env) names.add(model.lease.api_key_env);
+  return [...names];
+}
+
+/** The values of those variables that are set in `env`: what must never reach a row, an event or the terminal. */
+export function configuredSecrets(config: RunnerConfigData, env: Record<string, string | undefined>): string[] {
+  return secretVariables(config)
+    .map((name) => env[name])
+    .filter((v): v is string => typeof v === 'string' && v !== '');
+}

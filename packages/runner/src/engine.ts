@@ -1,3 +1,4 @@
+import { makeRedactor, redactDeep } from '@crucibleforge/core';
 import { BudgetLedger } from './cost';
 import type { CaseDriver } from './driver';
 import { EventChannel, type ModelOutcome, type RunEvent, type RunSummary } from './events';
@@ -73,7 +74,10 @@ export interface StartOptions {
 export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld, toolVersion: string, options: StartOptions = {}): RunHandle {
   const channel = new EventChannel<RunEvent>();
   const controller = new AbortController();
-  const emit = (event: RunEvent) => channel.push(event);
+  // The one choke point for endpoint text (error messages, reasons, notices): no key reaches an event,
+  // a stored record or the summary, even when a server echoes the Authorization header back.
+  const redact = makeRedactor([...world.secrets, ...plan.models.map((m) => planApiKey(plan, m.resolved.label))]);
+  const emit = (event: RunEvent) => channel.push(redactDeep(event, redact));
   const started = world.clock.now();
   let done = plan.alreadyDone;
   let passes = plan.prior.passes;
@@ -116,7 +120,8 @@ export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld
       });
       emit({ type: 'progress', done, total: plan.total, passes, tokens_per_s: null, cost_usd: Math.round(cost * 1e8) / 1e8, eta_s: null });
       const ledger = new BudgetLedger(plan.budgetUsd, plan.prior.cost_usd);
-      const shared = { runId: plan.runId, driver, world, log, ledger, emit, onRow, runSignal: controller.signal, ladder: options.ladder ?? 'reasoning-off' };
+      const redactedLog = { append: (record: Parameters<RunLog['append']>[0]) => log.append(redactDeep(record, redact)) };
+      const shared = { runId: plan.runId, driver, world, log: redactedLog, ledger, emit, onRow, runSignal: controller.signal, ladder: options.ladder ?? 'reasoning-off' };
       const outcomes = (
         await Promise.all(
           byProvider(plan.models).map(async (group) => {
@@ -128,7 +133,7 @@ export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld
       ).flat();
       await log.append({ kind: 'session', event: 'end', at: world.now().toISOString(), resumed: plan.resumed, tool_version: toolVersion });
       await log.close();
-      const summary = await summarizeRun(plan.resultsDir, plan.runId, plan.resumed, outcomes);
+      const summary = redactDeep(await summarizeRun(plan.resultsDir, plan.runId, plan.resumed, outcomes), redact);
       emit({ type: 'run-end', summary });
       return summary;
     } catch (error) {

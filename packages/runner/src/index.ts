@@ -2,7 +2,7 @@ export { RunnerError, formatIssues } from './errors';
 export type { RunnerErrorCode, ConfigIssue } from './errors';
 export { PROVIDER_KINDS, LOCAL_KINDS, configSchema } from './config-schema';
 export type { ProviderKind, Prices, ProviderConfig, ModelConfig, LeaseConfig, JudgeConfig, RunnerConfigData } from './config-schema';
-export { parseConfig, loadConfig, configCandidates, resolveConfigPath, resolveModel, selectModels, apiKeyFor } from './config';
+export { parseConfig, loadConfig, configCandidates, resolveConfigPath, resolveModel, selectModels, apiKeyFor, secretVariables, configuredSecrets } from './config';
 export type { RunnerConfig, ResolvedModel, ConfigLocations } from './config';
 export { exampleConfig } from './config-example';
 export { importOpenClaw } from './openclaw';

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CANARY_PROBES } from '@crucibleforge/judge';
@@ -133,6 +133,18 @@ judge: { model: judge, structured_output: false }
     expect((await judgeRun({ config: config('judge'), env: {}, resultsDir: dir, runId })).judged).toBe(0);
     const retried = await judgeRun({ config: config('judge'), env: {}, resultsDir: dir, runId, retryErrors: true });
     expect(retried).toMatchObject({ judged: 4, correct: 2, pending: 0 });
+  });
+
+  it('keeps the given secrets out of stored verdicts and events (endpoint text may echo a key)', async () => {
+    const { dir, runId } = await generate();
+    // The judge's address lands in every verdict and in the judge-start event: here it stands for a key.
+    const secret = new URL(sim.url).host;
+    const events: JudgeEvent[] = [];
+    await judgeRun({ config: config('judge'), env: {}, resultsDir: dir, runId, world: { secrets: [secret] }, onEvent: (e) => events.push(e) });
+    const stored = (await readFile(join(dir, runId, 'rows.jsonl'), 'utf8')).split('\n').filter((l) => l.includes('"kind":"judge"')).join('\n');
+    expect(stored).toContain('[redacted]');
+    expect(JSON.stringify(events)).toContain('[redacted]');
+    expect(stored + JSON.stringify(events)).not.toContain(secret);
   });
 
   it('will not let a model judge its own answers unless forced', async () => {

@@ -19,7 +19,7 @@ export interface ModelRunShared {
   runId: string;
   driver: CaseDriver;
   world: ResolvedWorld;
-  log: RunLog;
+  log: Pick<RunLog, 'append'>;
   ledger: BudgetLedger;
   emit: (event: RunEvent) => void;
   onRow: (row: RunRow) => void;

@@ -30,6 +30,11 @@ export interface RunWorld {
   acquireLease?: LeaseAcquirer;
   metadata?: MetadataLookup;
   retry?: Partial<RetryPolicy>;
+  /**
+   * Values that must never be stored or emitted (the API keys of every configured provider, lease keys):
+   * the caller resolves them (see `configuredSecrets`); the run adds the keys of its own plan.
+   */
+  secrets?: readonly string[];
 }
 
 export interface ResolvedWorld {
@@ -43,6 +48,7 @@ export interface ResolvedWorld {
   acquireLease: LeaseAcquirer | undefined;
   metadata: MetadataLookup | undefined;
   retry: RetryPolicy;
+  secrets: readonly string[];
 }
 
 export function resolveWorld(world: RunWorld, defaults: { clientFactory: ClientFactory; sandbox: () => Promise<Sandbox>; acquireLease?: LeaseAcquirer; metadata?: MetadataLookup }): ResolvedWorld {
@@ -63,6 +69,7 @@ export function resolveWorld(world: RunWorld, defaults: { clientFactory: ClientF
     acquireLease: world.acquireLease ?? defaults.acquireLease,
     metadata: world.metadata ?? defaults.metadata,
     retry: { ...DEFAULT_RETRY, ...world.retry },
+    secrets: world.secrets ?? [],
   };
 }
 

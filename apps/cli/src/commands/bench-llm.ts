@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CrucibleError } from '@crucibleforge/core';
+import { CrucibleError, makeRedactor, redactDeep } from '@crucibleforge/core';
 import type { MaterializedCase } from '@crucibleforge/cases';
 import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import {
@@ -22,7 +22,7 @@ import { profileCases } from '../bench-llm-suite';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
-import { withRunnerErrors } from '../runner-context';
+import { redactingIO, withRunnerErrors } from '../runner-context';
 
 export const DEFAULT_BASE_URL = 'http://localhost:1234/v1';
 /** The classic suite is the `quick` profile of the case set, materialised with this seed. */
@@ -210,7 +210,7 @@ async function benchmark(model: string, values: Values, io: CliIO): Promise<numb
     ability,
     agent,
   });
-  await writeResults(path, results);
+  await writeResults(path, redactDeep(results, makeRedactor([o.apiKey])));
   say([`  📄 Results saved: ${shortPath(path, io.env['HOME'])}`, '']);
   if (endpointFailed) return EXIT.failed;
   return noSandbox ? EXIT.noSandbox : EXIT.ok;
@@ -218,8 +218,11 @@ async function benchmark(model: string, values: Values, io: CliIO): Promise<numb
 
 export const command: CommandModule = {
   usage,
-  async run(args, io) {
+  async run(args, rawIO) {
     const { values, positionals } = parseCommandArgs(args, options);
+    // An endpoint may echo the key in an error: it never reaches the terminal (nor the results JSON).
+    const keyVar = values['api-key-env'];
+    const io = redactingIO(rawIO, [keyVar ? rawIO.env[keyVar] : undefined]);
     if (positionals.length > 1) throw new UsageError(`expected one model, got ${positionals.length}: ${positionals.join(' ')}`);
     const model = positionals[0];
     if (values.list && values.check) throw new UsageError('give --list or --check, not both');

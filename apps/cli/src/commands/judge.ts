@@ -1,4 +1,4 @@
-import { judgeRun } from '@crucibleforge/runner';
+import { configuredSecrets, judgeRun } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
 import { runIdOf, runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
@@ -61,6 +61,7 @@ export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string):
     canary: !values['no-canary'],
     signal: io.signal,
     ...(models ? { models } : {}),
+    world: { secrets: configuredSecrets(base.config, io.env) },
     onEvent: (event) => io.stdout.write(`${judgeEventLine(event)}\n`),
   });
   if (summary.judged === 0 && summary.self_judge_skipped === 0) {

@@ -35,7 +35,7 @@ export const command: CommandModule = {
     return withRunnerErrors(io, 'recover', async () => {
       const base = await runnerBase(io, values);
       const models = listFlag(values.models);
-      const grading = await gradingWorld(io, values['allow-unsandboxed'] ?? false);
+      const grading = await gradingWorld(io, values['allow-unsandboxed'] ?? false, base.config);
       if (!grading) return EXIT.noSandbox;
       const handle = await recoverRun({ ...base, runId, toolVersion: VERSION, ...grading, ...(models ? { models } : {}) });
       if (handle.plan.total === 0) {

@@ -1,10 +1,10 @@
 import { applyProfile, loadCases, loadProfiles } from '@crucibleforge/cases';
-import { listRuns, preflightModel, type RunnerConfig } from '@crucibleforge/runner';
+import { configuredSecrets, listRuns, preflightModel, type RunnerConfig } from '@crucibleforge/runner';
 import { fetchModelIds } from '@crucibleforge/timing';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
 import { CASES_DIR_NOT_FOUND, findCasesDir } from '../cases-dir';
-import { locateConfig, requireConfig, resultsDirOf, withRunnerErrors } from '../runner-context';
+import { locateConfig, redactingIO, requireConfig, resultsDirOf, withRunnerErrors } from '../runner-context';
 
 const usage = `Usage: crucibleforge status [--no-preflight] [--config PATH] [--results DIR] [--cases DIR]
 
@@ -81,6 +81,8 @@ export const command: CommandModule = {
       out.push(`results: ${resultsDir}`);
       if (located.path) {
         const config = await requireConfig(io, values.config);
+        // A preflight error may echo the key the endpoint was sent: the output never shows it.
+        io = redactingIO(io, configuredSecrets(config, io.env));
         out.push(...(await providerLines(config, io)), ...(await modelLines(config, io, !values['no-preflight'])));
       }
       const casesDir = findCasesDir(io, values.cases);
