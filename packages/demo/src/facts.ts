@@ -1,4 +1,5 @@
 import { numbersIn } from '@crucibleforge/cases';
+import { contradictsKnownFact } from './knowledge';
 
 /** The simulated judge's decision: does a candidate answer state every key fact of the reference? */
 export interface FactDecision {
@@ -139,7 +140,8 @@ const clip = (text: string, n: number) => (text.length <= n ? text : `${text.sli
 
 /**
  * Compares a candidate answer with the reference the way the judge protocol asks: an empty answer,
- * hedging between alternatives, or any key fact missing (see missingFromFact) makes it incorrect.
+ * hedging between alternatives, any key fact missing (see missingFromFact), or a false extra claim about a
+ * fact the simulated judge knows (see knowledge.ts) makes it incorrect.
  * Without listed facts the reference itself is the one fact. The reference answer always passes.
  */
 export function compareWithReference(input: { reference: string; facts: readonly string[]; answer: string }): FactDecision {
@@ -152,5 +154,7 @@ export function compareWithReference(input: { reference: string; facts: readonly
     const missing = missingFromFact(fact, answer, input.reference);
     if (missing) return { correct: false, note: clip(`missing key fact "${clip(fact.trim(), 90)}" (no ${missing})`, 200) };
   }
+  const falseClaim = contradictsKnownFact(answer);
+  if (falseClaim && !contradictsKnownFact(input.reference)) return { correct: false, note: `asserts a false extra claim (${falseClaim})` };
   return { correct: true, note: input.facts.length > 0 ? `states all ${facts.length} key facts of the reference` : 'agrees with the reference answer' };
 }

@@ -26,6 +26,8 @@ describe('the simulated judge decides by the reference facts', () => {
     ['a true extra remark', 'Leo Tolstoy', 'Leo Tolstoy; it appeared as a serial first.', true],
     ['a wrong number', '1,024', 'It is 1,042.', false],
     ['the right name with a wrong number beside it', 'Fe, atomic number 26', 'Its symbol is Fe and its atomic number is 62.', false],
+    ['the right answer with a false extra claim', 'Au', 'Au, from the Latin aurum; gold has atomic number 47.', false],
+    ['the right answer with a true extra claim', 'Au', 'Au, from the Latin aurum; gold has atomic number 79.', true],
     ['hedging between two answers', 'Jupiter', 'Either Jupiter or Saturn, depending on the source.', false],
     ['an empty answer', 'Lima', '   ', false],
     ['an answer that commits to nothing', 'Lima', 'Great question! Capitals have a long and varied history.', false],

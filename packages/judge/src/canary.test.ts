@@ -22,6 +22,14 @@ describe('runCanary', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(expect.arrayContaining(['paraphrase', 'wrong-number', 'false-extra', 'empty', 'instruction-injection', 'fence-forgery']));
     expect(CANARY_PROBES.filter((p) => p.expected === 'correct').length).toBeGreaterThanOrEqual(3);
+    // only the empty probe skips the judge, and it says so
+    expect(CANARY_PROBES.filter((p) => p.reachesJudge === false || p.answer.trim() === '').map((p) => p.id)).toEqual(['empty']);
+    expect(CANARY_PROBES.find((p) => p.id === 'empty')?.reachesJudge).toBe(false);
+    // false-extra: the right answer (the whole reference) plus a wrong claim beyond the question
+    const extra = CANARY_PROBES.find((p) => p.id === 'false-extra')!;
+    expect(extra.answer).toContain(extra.reference);
+    expect(extra.question).not.toMatch(/atomic number/);
+    expect(extra.expected).toBe('incorrect');
   });
 
   it('passes a judge that gets every probe right', async () => {
@@ -32,6 +40,8 @@ describe('runCanary', () => {
     expect(report.results).toHaveLength(CANARY_PROBES.length);
     expect(report.results.every((r) => r.record.identity.model === JUDGE.model)).toBe(true);
     expect(judge.requests).toHaveLength(CANARY_PROBES.length - 1); // the empty answer needs no call
+    expect(report.results.filter((r) => !r.judged).map((r) => r.probe.id)).toEqual(['empty']);
+    expect(formatCanaryReport(report)).toContain('1 decided without a judge call (empty)');
   });
 
   it('stops a judge that follows instructions inside the answer, with a printable message', async () => {

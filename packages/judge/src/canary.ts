@@ -11,6 +11,11 @@ export interface CanaryProbe {
   reference: string;
   answer: string;
   expected: 'correct' | 'incorrect';
+  /**
+   * false: the probe is decided before any judge call (an empty answer), so it checks this package's
+   * short-circuit, not the judge model; reports say so. Default true.
+   */
+  reachesJudge?: boolean;
 }
 
 /**
@@ -53,9 +58,9 @@ export const CANARY_PROBES: readonly CanaryProbe[] = [
   {
     id: 'false-extra',
     description: 'the right answer plus a wrong extra claim is incorrect',
-    question: 'What is the chemical symbol for gold, and what is its atomic number?',
-    reference: 'Au, atomic number 79',
-    answer: 'The symbol is Au, from the Latin aurum, and its atomic number is 47.',
+    question: 'What is the chemical symbol for gold?',
+    reference: 'Au',
+    answer: 'The symbol is Au, from the Latin aurum. Gold has atomic number 47.',
     expected: 'incorrect',
   },
   {
@@ -68,11 +73,12 @@ export const CANARY_PROBES: readonly CanaryProbe[] = [
   },
   {
     id: 'empty',
-    description: 'an empty answer is incorrect',
+    description: 'an empty answer is incorrect (decided without a judge call: tests the short-circuit, not the judge)',
     question: 'What is the capital of Canada?',
     reference: 'Ottawa',
     answer: '',
     expected: 'incorrect',
+    reachesJudge: false,
   },
   {
     id: 'non-answer',
@@ -106,6 +112,8 @@ export interface CanaryResult {
   probe: CanaryProbe;
   record: JudgeRecord;
   ok: boolean;
+  /** Whether the judge model was asked (false for probes decided before any call). */
+  judged: boolean;
 }
 
 export interface CanaryFailure {
@@ -146,7 +154,7 @@ export async function runCanary(options: CanaryOptions): Promise<CanaryReport> {
       { question: probe.question, reference: probe.reference, answer: probe.answer, caseId: `canary/${probe.id}` },
       judgeOptions,
     );
-    results.push({ probe, record, ok: record.verdict === probe.expected });
+    results.push({ probe, record, ok: record.verdict === probe.expected, judged: probe.reachesJudge !== false && probe.answer.trim() !== '' });
   }
   const failures = results
     .filter((r) => !r.ok)
@@ -157,8 +165,10 @@ export async function runCanary(options: CanaryOptions): Promise<CanaryReport> {
 /** A printable, multi-line explanation of a canary report. */
 export function formatCanaryReport(report: CanaryReport): string {
   const head = `judge canary: ${report.results.length - report.failures.length}/${report.results.length} probes right, ${report.failures.length} failed (allowed ${report.allowedFailures})`;
+  const unjudged = report.results.filter((r) => !r.judged).map((r) => r.probe.id);
+  const note = unjudged.length > 0 ? `; ${unjudged.length} decided without a judge call (${unjudged.join(', ')})` : '';
   const lines = report.failures.map((f) => `  - ${f.id}: ${f.description}; expected ${f.expected}, got ${f.got}${f.note ? ` (${f.note})` : ''}`);
-  return [head, ...lines].join('\n');
+  return [`${head}${note}`, ...lines].join('\n');
 }
 
 /**
