@@ -36,6 +36,10 @@ export const leaseSchema = z.strictObject({
   /** StudioForge lease server base URL; omit for a local lock file on this machine. */
   server: z.url({ protocol: /^https?$/ }).optional(),
   api_key_env: envName.optional(),
+  /** How the key is sent: `Authorization: Bearer` (default) or `x-api-key`. */
+  api_key_header: z.enum(['bearer', 'x-api-key']).optional(),
+  /** Environment variable with the MCP pairing PIN (sent as X-MCP-Pin) for a lease server on another machine. */
+  pin_env: envName.optional(),
   devices: z.array(z.int().min(0)).min(1).optional(),
   /** Models the lease server should load for us (default: the model's id). */
   model_ids: z.array(z.string().min(1)).optional(),

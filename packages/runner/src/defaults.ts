@@ -95,18 +95,25 @@ export function createLeaseAcquirer(options: LeaseAcquirerOptions): LeaseAcquire
     if (!lease.server) {
       return acquireLocalLease({ devices, cacheDir: options.cacheDir, holder, reason: `benchmark ${model.label}`, waitMs, signal });
     }
-    let apiKey: string | undefined;
-    if (lease.api_key_env) {
-      apiKey = options.env[lease.api_key_env];
-      if (!apiKey) {
-        throw new RunnerError('RUNNER_MISSING_API_KEY', `the lease server for "${model.label}" needs a key: set the environment variable ${lease.api_key_env}`, {
-          details: { variable: lease.api_key_env },
+    const fromEnv = (variable: string | undefined, what: string): string | undefined => {
+      if (!variable) return undefined;
+      const value = options.env[variable];
+      if (!value) {
+        throw new RunnerError('RUNNER_MISSING_API_KEY', `the lease server for "${model.label}" needs ${what}: set the environment variable ${variable}`, {
+          details: { variable },
         });
       }
-    }
+      return value;
+    };
+    const apiKey = fromEnv(lease.api_key_env, 'a key');
+    const pin = fromEnv(lease.pin_env, 'a pairing PIN');
+    const auth = {
+      ...(apiKey ? { apiKey, ...(lease.api_key_header === 'x-api-key' ? { apiKeyHeader: 'x-api-key' as const } : {}) } : {}),
+      ...(pin ? { pin } : {}),
+    };
     return acquireLease({
       server: lease.server,
-      ...(apiKey ? { auth: { apiKey } } : {}),
+      ...(apiKey || pin ? { auth } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       devices,
       modelIds: lease.model_ids ?? [model.model.id],

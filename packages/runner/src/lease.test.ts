@@ -6,7 +6,8 @@ import { startLeaseServerDouble, type LeaseServerDouble } from '@crucibleforge/l
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun } from './api';
-import { parseConfig } from './config';
+import { parseConfig, resolveModel } from './config';
+import { createLeaseAcquirer } from './defaults';
 import type { RunEvent } from './events';
 import { fakeSleep, testDriver } from './test-support';
 
@@ -76,5 +77,41 @@ models:
     expect(deletes).toHaveLength(2);
     expect(rig.state.leases.size).toBe(0);
     expect(await listLocalLocks({ cacheDir })).toEqual([]);
+  });
+});
+
+describe('lease credentials from models.yaml', () => {
+  const yaml = (lease: string) =>
+    parseConfig(`providers:
+  p: { kind: llamacpp, base_url: ${sim.url} }
+models:
+  rigged: { provider: p, id: rigged, context_length: 4096, lease: { server: ${rig.url}, devices: [1], ${lease} } }
+`);
+  async function headersSent(lease: string, env: Record<string, string>): Promise<Headers[]> {
+    const seen: Headers[] = [];
+    const fetch = (input: string | URL | Request, init?: RequestInit) => {
+      seen.push(new Headers(init?.headers));
+      return globalThis.fetch(input, init);
+    };
+    const acquire = createLeaseAcquirer({ env, cacheDir, fetch });
+    const held = await acquire(resolveModel(yaml(lease), 'rigged'), new AbortController().signal, () => undefined);
+    await held.release();
+    return seen;
+  }
+
+  it('pin_env and api_key_header are read from the env map and sent to the lease server', async () => {
+    const seen = await headersSent('api_key_env: RIG_KEY, api_key_header: x-api-key, pin_env: RIG_PIN', { RIG_KEY: 'k-123', RIG_PIN: '4711' });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (const h of seen) {
+      expect(h.get('x-api-key')).toBe('k-123');
+      expect(h.get('authorization')).toBeNull();
+      expect(h.get('x-mcp-pin')).toBe('4711');
+    }
+    const bearer = await headersSent('api_key_env: RIG_KEY', { RIG_KEY: 'k-9' });
+    expect(bearer.every((h) => h.get('authorization') === 'Bearer k-9' && h.get('x-mcp-pin') === null)).toBe(true);
+  });
+
+  it('a pin_env that is not set is a clear error naming the variable', async () => {
+    await expect(headersSent('pin_env: RIG_PIN', {})).rejects.toThrow(/pairing PIN: set the environment variable RIG_PIN/);
   });
 });
