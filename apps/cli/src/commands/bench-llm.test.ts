@@ -75,8 +75,12 @@ describe('bench-llm against the sim endpoint', { timeout: 60_000 }, () => {
     expect(out).toMatch(/ {4}Logic Puzzle \(Pet Ownership\)\.+ PASS\n/);
     expect(out).toContain('Ability Score: 5/5');
     // the seed's order: code, logic, JSON, instructions, summary
-    const titles = out.split('\n').filter((l) => /\.{3,} (PASS|FAIL)$/.test(l)).slice(0, 5).map((l) => l.trim().split('.')[0]);
-    expect(titles.map((t) => t.split(' ')[0])).toEqual(['Code', 'Logic', 'JSON', 'Instruction', 'Summarization']);
+    const firstWords = out
+      .split('\n')
+      .filter((l) => /\.{3,} (PASS|FAIL)$/.test(l))
+      .slice(0, 5)
+      .map((l) => /^\s*(\S+)/.exec(l)?.[1]);
+    expect(firstWords).toEqual(['Code', 'Logic', 'JSON', 'Instruction', 'Summarization']);
     expect(out).toMatch(/ {4}Task Acknowledgment\.+ PASS\n {4}Format Adherence\.+ PASS\n {4}Conciseness\.+ PASS\n/);
     expect(out).toContain('Agent Fitness Score: 3/3');
     expect(out).not.toContain('\u001b['); // no colour off a terminal
