@@ -195,8 +195,12 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
   const base = baseRow(ctx, planned, seed, started);
   const finish = (extra: Partial<RunRow> & { grade: GradeOutcome }): RunRow => ({ ...base, ...extra, finished_at: ctx.now().toISOString() });
 
-  if (planned.min_context !== null && ctx.contextLength !== null && planned.min_context > ctx.contextLength) {
-    const reason = `needs ${planned.min_context} tokens of context, model has ${ctx.contextLength}`;
+  // min_context counts the case's max_tokens; a reasoning model is sent more (× reasoning_factor), which must fit too
+  const sent = sentBudget(ctx, planned.max_tokens);
+  const needed = planned.min_context === null ? null : planned.min_context + Math.max(0, sent - planned.max_tokens);
+  if (needed !== null && ctx.contextLength !== null && needed > ctx.contextLength) {
+    const budgetNote = needed === planned.min_context ? '' : ` (${sent}-token answer budget)`;
+    const reason = `needs ${needed} tokens of context${budgetNote}, model has ${ctx.contextLength}`;
     return { kind: 'row', row: finish({ grade: { status: 'skipped', reason } }), endpointFailure: false };
   }
   let materialized: MaterializedCase;
