@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,8 +30,17 @@ describe('crucibleforge pairwise', () => {
     expect(await readFile(join(ws.results, 'pairwise.md'), 'utf8')).toMatch(/^# Pairwise comparison/);
     const one = memoryIO({ cwd: ws.dir });
     expect(await main(['pairwise', '--models', 'strong', ...common], one.io)).toBe(2);
+    // the judge model has answers of its own, so only the self-judging guard can stop this comparison
+    const own = memoryIO({ cwd: ws.dir });
+    await main(['run', '--profile', 'test', '--models', 'judge', '--cases', FIXTURE_CASES, '--allow-unsandboxed', ...common], own.io);
+    const rows = (await readdir(ws.results, { recursive: true })).filter((f) => f.endsWith('.jsonl'));
+    const logged = (await Promise.all(rows.map((f) => readFile(join(ws.results, f), 'utf8')))).join('\n');
+    expect(logged).toMatch(/"model":"judge"[^\n]*"case_id":"prose-capital-france"|"case_id":"prose-capital-france"[^\n]*"model":"judge"/);
+    const asked = sim.requests.length;
     const self = memoryIO({ cwd: ws.dir });
     expect(await main(['pairwise', '--models', 'strong,judge', ...common], self.io)).toBe(1);
-    expect(self.stderr()).toMatch(/may not score its own answers|no case has answers/);
+    expect(self.stderr()).toMatch(/may not score its own answers/);
+    expect(self.stderr()).not.toMatch(/no case has answers/);
+    expect(sim.requests.length).toBe(asked);
   });
 });
