@@ -51,6 +51,8 @@ models:
     # lease:                    # rent the GPU from a StudioForge server (omit server: for a local lock)
     #   server: http://rig.local:8800
     #   api_key_env: STUDIOFORGE_API_KEY
+    #   api_key_header: bearer  # bearer (Authorization) | x-api-key
+    #   pin_env: STUDIOFORGE_PIN  # MCP pairing PIN, for a lease server on another machine
     #   devices: [0]
 
   # deepseek-chat:
