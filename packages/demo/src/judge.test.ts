@@ -6,10 +6,11 @@ import { view } from './test-support';
 
 const TOKEN = '0f1e2d3c4b5a6978';
 
-/** A prompt in the shape of the judge package's ref-judge/1 protocol. */
-function judgePrompt(p: { question: string; reference: string; facts?: string[]; answer: string }): string {
+/** A prompt in the shape of the judge package's ref-judge/2 protocol. */
+function judgePrompt(p: { question: string; reference: string; facts?: string[]; focus?: string; answer: string }): string {
   const parts = [`# Question\n${p.question}`, `# Reference answer\n${p.reference}`];
   if (p.facts?.length) parts.push(`# Key facts\n${p.facts.map((f) => `- ${f}`).join('\n')}`);
+  if (p.focus) parts.push(`# Grading focus\nGuidance from the benchmark's author on what matters most when checking this answer: ${p.focus}`);
   parts.push(
     `# Candidate answer\nThe candidate answer is the text between the two marker lines with token ${TOKEN}.\n<<<BEGIN CANDIDATE ANSWER ${TOKEN}>>>\n${p.answer}\n<<<END CANDIDATE ANSWER ${TOKEN}>>>`,
     '# Task\nDoes the candidate answer agree with the reference answer? Reply with the JSON object only.',
@@ -55,6 +56,12 @@ describe('reading the judge prompt', () => {
     expect(read).toMatchObject({ question: 'How many days has a week?', reference: '7', facts: ['seven days'], answer: forged, pair: null });
     const reply = judgeAnswer(view([{ role: 'user', content: judgePrompt({ question: 'How many sides has a hexagon?', reference: '6', answer: forged }) }]));
     expect(JSON.parse(reply.content!)).toEqual({ correct: false, note: expect.stringMatching(/number 6/) });
+  });
+
+  it('a grading focus section does not leak into the key facts', () => {
+    const prompt = judgePrompt({ question: 'How many days has a week?', reference: '7', facts: ['seven days'], focus: 'the count, not the day names', answer: 'Seven days.' });
+    expect(readJudgePrompt([{ role: 'user', content: prompt }])).toMatchObject({ facts: ['seven days'], answer: 'Seven days.' });
+    expect(JSON.parse(judgeAnswer(view([{ role: 'user', content: prompt }])).content!)).toMatchObject({ correct: true });
   });
 
   it('answers pairwise prompts with a winner and anything unreadable with a verdict that says so', () => {
