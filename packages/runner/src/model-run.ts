@@ -56,6 +56,13 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
   };
 
   let lease: HeldLease | null = null;
+  let lostStop: Promise<void> | undefined;
+  const onLeaseLost = () => {
+    const why = lease?.signal?.reason;
+    lostStop = stop('lease-lost', `the GPU lease was lost: ${why instanceof Error ? why.message : String(why ?? 'no reason given')}`);
+    lostStop.catch(() => undefined); // awaited (and so reported) in finally
+    controller.abort(why ?? new Error('the GPU lease was lost'));
+  };
   try {
     // A local endpoint without a lease: block still takes an implicit lock (keyed by its base_url) when a
     // lease client exists, so two runs (GUI and CLI) never drive one local GPU at once.
@@ -71,6 +78,8 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
         await stop('lease-failed', `${what}: ${error instanceof Error ? error.message : String(error)}`);
         return outcome;
       }
+      if (lease.signal?.aborted) onLeaseLost();
+      else lease.signal?.addEventListener('abort', onLeaseLost, { once: true });
     }
     const client = world.clientFactory(resolved, apiKey, { fetch: world.fetch, clock: world.clock });
     const verify = verifyModeOf(resolved);
@@ -161,6 +170,8 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
     return outcome;
   } finally {
     shared.runSignal.removeEventListener('abort', onRunAbort);
+    lease?.signal?.removeEventListener('abort', onLeaseLost); // our own release below also aborts it
+    await lostStop;
     if (lease) {
       await lease.release().catch((error: unknown) => notice(`releasing the lease failed: ${error instanceof Error ? error.message : String(error)}`));
     }

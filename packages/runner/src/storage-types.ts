@@ -7,6 +7,7 @@ export type StopReason =
   | 'endpoint-failures'
   | 'budget'
   | 'lease-failed'
+  | 'lease-lost'
   | 'stopped';
 
 /** A result row as the runner stores it: the core row plus audit fields. */

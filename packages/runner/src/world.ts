@@ -8,6 +8,8 @@ import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 /** A held GPU lease (or anything else that must be given back after a model's cases). */
 export interface HeldLease {
   release(): Promise<unknown>;
+  /** Aborts when the lease ends without our release (lost: idle TTL ran out, the server forgot it); the model's work stops. */
+  readonly signal?: AbortSignal;
 }
 
 /** Acquires the `lease:` of a model before its cases; the default uses @crucibleforge/lease. */
