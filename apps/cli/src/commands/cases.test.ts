@@ -62,7 +62,7 @@ describe('crucibleforge cases list', () => {
     const rows = JSON.parse(t.stdout()) as { id: string; category: string; difficulty: string; seeded: boolean }[];
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.find((r) => r.id === 'math-blocked-lattice-paths')).toMatchObject({ category: 'math', difficulty: 'hard', seeded: true });
-    expect(rows.find((r) => r.id === 'math-digit-sum-power')).toMatchObject({ seeded: false });
+    expect(rows.find((r) => r.id === 'math-digit-sum-mixed-product')).toMatchObject({ seeded: false });
   });
   it('filters by profile and category; the table ends with counts', async () => {
     const dir = await casesDir('listing', {
