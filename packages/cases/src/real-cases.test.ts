@@ -1,6 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCases } from './loader';
+import { loadRealCases, REAL_CASES_DIR } from './real-set';
 import { applyProfile, loadProfiles } from './profiles';
 import type { LoadedCase } from './schema/case';
 import { sandboxFor } from './test-sandbox';
@@ -9,19 +8,15 @@ import { verifyCases } from './verify/index';
 import { formatProblem } from './yaml-source';
 
 /** The repository's real case set: a broken case cannot land. */
-const CASES_DIR = fileURLToPath(new URL('../../../cases', import.meta.url));
-
 let cases: LoadedCase[] = [];
 beforeAll(async () => {
-  const r = await loadCases(CASES_DIR);
-  if (!r.ok) throw new Error(`cases/ does not load:\n${r.problems.map(formatProblem).join('\n')}`);
-  cases = r.cases;
+  cases = await loadRealCases();
 });
 
 describe('the real cases/ directory', () => {
   it('loads, and every profile resolves', async () => {
     expect(cases.length).toBeGreaterThan(0);
-    const p = await loadProfiles(CASES_DIR);
+    const p = await loadProfiles(REAL_CASES_DIR);
     if (!p.ok) throw new Error(p.problems.map(formatProblem).join('\n'));
     expect(p.profiles.map((x) => x.name).sort()).toEqual(expect.arrayContaining(['chat', 'coding', 'full', 'quick', 'standard']));
     for (const profile of p.profiles) applyProfile(profile, cases);

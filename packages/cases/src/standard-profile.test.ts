@@ -1,19 +1,15 @@
-import { fileURLToPath } from 'node:url';
 import { CATEGORIES } from '@crucibleforge/core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUN_RATES, estimateRun } from './estimate';
-import { loadCases } from './loader';
 import { applyProfile, findProfile, loadProfiles } from './profiles';
+import { loadRealCases, REAL_CASES_DIR } from './real-set';
 import { formatProblem } from './yaml-source';
-
-const CASES_DIR = fileURLToPath(new URL('../../../cases', import.meta.url));
 
 /** issue 5: `standard` is 56 cases balanced across every category, under an hour for a 27B model at ~70 tok/s. */
 describe('the real standard profile', () => {
   it('holds 56 cases from every category and fits in an hour (worst case from token budgets, judging included)', async () => {
-    const loaded = await loadCases(CASES_DIR);
-    if (!loaded.ok) throw new Error(loaded.problems.map(formatProblem).join('\n'));
-    const profiles = await loadProfiles(CASES_DIR);
+    const loaded = { cases: await loadRealCases() };
+    const profiles = await loadProfiles(REAL_CASES_DIR);
     if (!profiles.ok) throw new Error(profiles.problems.map(formatProblem).join('\n'));
     const profile = findProfile(profiles.profiles, 'standard');
     const cases = applyProfile(profile, loaded.cases);
@@ -30,7 +26,7 @@ describe('the real standard profile', () => {
     expect(estimate.total_s, `standard needs ~${Math.round(estimate.total_s)} s`).toBeLessThan(3600);
   });
   it('quick is the bench-llm suite; coding, chat and full select by grader, not id lists', async () => {
-    const profiles = await loadProfiles(CASES_DIR);
+    const profiles = await loadProfiles(REAL_CASES_DIR);
     if (!profiles.ok) throw new Error(profiles.problems.map(formatProblem).join('\n'));
     const get = (name: string) => findProfile(profiles.profiles, name);
     expect(get('quick').include).toEqual([{ tags: ['quick'] }]);

@@ -1,18 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCases } from './loader';
+import { loadRealCases } from './real-set';
 import { isSeeded } from './materialize';
 import type { LoadedCase } from './schema/case';
-import { formatProblem } from './yaml-source';
 
 /** Issues 6 and 7: the size and shape the real case set must keep (total, hard, per category, seeded share). */
-const CASES_DIR = fileURLToPath(new URL('../../../cases', import.meta.url));
-
 let cases: LoadedCase[] = [];
 beforeAll(async () => {
-  const r = await loadCases(CASES_DIR);
-  if (!r.ok) throw new Error(`cases/ does not load:\n${r.problems.map(formatProblem).join('\n')}`);
-  cases = r.cases;
+  cases = await loadRealCases();
 });
 
 const TARGETS: Record<string, { total: number; hard?: number }> = {
