@@ -1,6 +1,7 @@
-/** Reads one side of `compare` (`RUN_ID[:model]`) from a results directory: the model's rows, speed and the run's seed. */
+/** One side of `compare` on the command line: `RUN_ID[:model]`, read from a results directory. */
+import { CrucibleError } from '@crucibleforge/core';
 import type { CompareSide } from '@crucibleforge/report';
-import { latestRunId, loadRun, readRunSpeed } from '@crucibleforge/runner';
+import { latestRunId, loadRunSide } from '@crucibleforge/runner';
 import { UsageError } from './io';
 
 export interface SideSpec {
@@ -10,7 +11,7 @@ export interface SideSpec {
   model: string | null;
 }
 
-/** `RUN_ID[:model]`: the run id has no colon, so everything after the first one is the label (labels may hold colons). */
+/** `RUN_ID[:model]`: a run id has no colon, so everything after the first one is the label (labels may hold colons). */
 export function parseSideSpec(text: string, which: 'baseline' | 'candidate'): SideSpec {
   const at = text.indexOf(':');
   const run = at < 0 ? text : text.slice(0, at);
@@ -20,17 +21,13 @@ export function parseSideSpec(text: string, which: 'baseline' | 'candidate'): Si
   return { run, model };
 }
 
-/** Loads the side: an unknown run throws RUNNER_UNKNOWN_RUN (exit 2); a model the run does not have is a usage error naming its models. */
+/** Loads the side; an unknown run stays RUNNER_UNKNOWN_RUN (exit 2), a model the run lacks is a usage error naming the side. */
 export async function loadSide(resultsDir: string, spec: SideSpec, which: 'baseline' | 'candidate'): Promise<CompareSide> {
   const runId = spec.run === 'latest' ? await latestRunId(resultsDir) : spec.run;
-  const run = await loadRun(resultsDir, runId);
-  const labels = run.manifest.models.map((m) => m.label);
-  let model = spec.model;
-  if (model === null) {
-    if (labels.length !== 1) throw new UsageError(`${which}: run ${runId} has ${labels.length} models (${labels.join(', ')}); name one as ${runId}:<model>`);
-    model = labels[0]!;
+  try {
+    return await loadRunSide(resultsDir, runId, spec.model);
+  } catch (error) {
+    if (CrucibleError.isInstance(error) && error.code === 'RUNNER_UNKNOWN_MODEL') throw new UsageError(`${which}: ${error.message}`);
+    throw error;
   }
-  if (!labels.includes(model)) throw new UsageError(`${which}: run ${runId} has no model "${model}" (it has ${labels.join(', ') || 'none'})`);
-  const speed = ((await readRunSpeed(resultsDir, runId)) ?? []).find((s) => s.model === model) ?? null;
-  return { run_id: runId, model, rows: run.rows, speed, seed: run.manifest.seed };
 }
