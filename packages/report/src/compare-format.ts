@@ -1,5 +1,5 @@
 /** Number formatting shared by the comparison's gate reasons, terminal summary and Markdown block. */
-import type { AbilityCell, Comparison, GateMetric, SpeedMetric, Verdict } from './compare-types';
+import type { AbilityCell, Comparison, GateMetric, SpeedMetric, SpeedSideStat, UsageComparison, Verdict } from './compare-types';
 import { oneLine } from './failures';
 import { pValueText } from './paired';
 
@@ -72,6 +72,16 @@ export function noiseText(noise: number | null): string {
 export function speedValue(metric: SpeedMetric, value: number | null): string {
   if (value === null) return '—';
   return metric === 'ttft_s' ? `${value < 10 ? value.toFixed(3) : value.toFixed(1)} s` : `${value.toFixed(value < 100 ? 1 : 0)} T/s`;
+}
+
+/** One side of a speed metric: `2414 T/s ±0.4%`, or `—` when not measured. */
+export function speedSideText(metric: SpeedMetric, side: SpeedSideStat): string {
+  return side.median === null ? '—' : `${speedValue(metric, side.median)} ${noiseText(side.noise)}`;
+}
+
+/** `higher on 6, lower on 0 of 6 cases, sign test p=0.031`. */
+export function signTestText(u: UsageComparison): string {
+  return `higher on ${u.higher}, lower on ${u.lower} of ${u.cases} cases, sign test ${pValueText(u.p_value ?? 1)}`;
 }
 
 /** `12 pass→fail, 0 fail→pass, McNemar p=0.0039` (Holm-adjusted p added for categories when it differs). */

@@ -1,4 +1,4 @@
-import { flipsText, noiseText, percent, ppText, ratioText, signedPercent, slowdownText, VERDICT_TEXT } from './compare-format';
+import { flipsText, noiseText, percent, ppText, ratioText, signedPercent, signTestText, slowdownText, VERDICT_TEXT } from './compare-format';
 import type {
   AbilityComparison,
   CompareThresholds,
@@ -10,7 +10,7 @@ import type {
   UsageComparison,
 } from './compare-types';
 import { ReportError } from './errors';
-import { pValueText } from './paired';
+import { commaNames } from './output';
 
 export const GATE_METRICS: readonly GateMetric[] = ['ability', 'decode', 'prefill', 'ttft', 'cost', 'tokens'];
 
@@ -33,10 +33,7 @@ const SPEED_OF: Partial<Record<GateMetric, SpeedMetric>> = { decode: 'decode_tps
  * nothing). Unknown names throw REPORT_UNKNOWN_GATE; an empty value means the default gate.
  */
 export function parseGate(value: string): GateMetric[] {
-  const names = value
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter((s) => s !== '');
+  const names = commaNames(value);
   if (names.length === 0) return [...DEFAULT_GATE];
   if (names.length === 1 && names[0] === 'none') return [];
   const out: GateMetric[] = [];
@@ -78,7 +75,7 @@ function usageCheck(metric: 'cost' | 'tokens', u: UsageComparison, max: number):
   const failed = u.verdict === 'worse' && (u.increase ?? Number.POSITIVE_INFINITY) > max;
   const within = u.verdict === 'worse' && !failed ? ` but within the ${percent(max)} allowed` : '';
   const beyond = failed ? ` beyond the ${percent(max)} allowed` : '';
-  const detail = `${signedPercent(u.increase)} per case; higher on ${u.higher}, lower on ${u.lower} of ${u.cases} cases, sign test ${pValueText(u.p_value ?? 1)}`;
+  const detail = `${signedPercent(u.increase)} per case; ${signTestText(u)}`;
   return { metric, verdict: u.verdict, measured: true, failed, reason: `${VERDICT_TEXT[u.verdict]}${beyond}${within} (${detail})` };
 }
 

@@ -1,54 +1,36 @@
-import {
-  flipsText,
-  gateHeading,
-  GATE_LABEL,
-  noiseText,
-  ppText,
-  rateText,
-  ratioText,
-  shortReason,
-  signedPercent,
-  slowdownText,
-  SPEED_LABEL,
-  speedValue,
-  tokensText,
-  usdText,
-  VERDICT_TEXT,
-  verdictSummary,
-} from './compare-format';
+import * as fmt from './compare-format';
 import type { AbilityCell, Comparison, FlippedCase, SpeedMetricComparison, UsageComparison, Verdict } from './compare-types';
-import { pValueText } from './paired';
 import { mdText, table } from './render-markdown';
 
-const verdictCell = (v: Verdict): string => (v === 'worse' || v === 'better' ? `**${VERDICT_TEXT[v]}**` : VERDICT_TEXT[v]);
+const verdictCell = (v: Verdict): string => (v === 'worse' || v === 'better' ? `**${fmt.VERDICT_TEXT[v]}**` : fmt.VERDICT_TEXT[v]);
 
 function abilityRow(cell: AbilityCell, label: string): string[] {
   return [
     label,
-    `${rateText(cell.baseline_rate)} (${cell.baseline_passes}/${cell.cases})`,
-    `${rateText(cell.candidate_rate)} (${cell.candidate_passes}/${cell.cases})`,
-    ppText(cell.delta_pp),
-    flipsText(cell),
+    `${fmt.rateText(cell.baseline_rate)} (${cell.baseline_passes}/${cell.cases})`,
+    `${fmt.rateText(cell.candidate_rate)} (${cell.candidate_passes}/${cell.cases})`,
+    fmt.ppText(cell.delta_pp),
+    fmt.flipsText(cell),
     verdictCell(cell.verdict),
   ];
 }
 
 function speedRow(m: SpeedMetricComparison): string[] {
-  const side = (s: SpeedMetricComparison['baseline']) => (s.median === null ? '—' : `${speedValue(m.metric, s.median)} ${noiseText(s.noise)}`);
-  const test = m.verdict === 'unknown' ? m.note : `${slowdownText(m.slowdown)}, noise ${noiseText(m.noise)}`;
-  return [`Speed: ${SPEED_LABEL[m.metric]}`, side(m.baseline), side(m.candidate), ratioText(m.ratio), test, verdictCell(m.verdict)];
+  const side = (s: SpeedMetricComparison['baseline']) => fmt.speedSideText(m.metric, s);
+  const test = m.verdict === 'unknown' ? m.note : `${fmt.slowdownText(m.slowdown)}, noise ${fmt.noiseText(m.noise)}`;
+  return [`Speed: ${fmt.SPEED_LABEL[m.metric]}`, side(m.baseline), side(m.candidate), fmt.ratioText(m.ratio), test, verdictCell(m.verdict)];
 }
 
 function usageRow(label: string, u: UsageComparison, value: (v: number | null) => string): string[] {
-  const test = u.verdict === 'unknown' ? u.note : `higher on ${u.higher}, lower on ${u.lower} of ${u.cases}, sign test ${pValueText(u.p_value ?? 1)}`;
-  return [label, value(u.baseline_per_case), value(u.candidate_per_case), signedPercent(u.increase), test, verdictCell(u.verdict)];
+  const test = u.verdict === 'unknown' ? u.note : fmt.signTestText(u);
+  return [label, value(u.baseline_per_case), value(u.candidate_per_case), fmt.signedPercent(u.increase), test, verdictCell(u.verdict)];
 }
 
 function flippedTable(list: readonly FlippedCase[]): string {
   return table(
     ['Case', 'Category', 'Flip', 'Reason (failing side)'],
     ['l', 'l', 'l', 'l'],
-    list.map((f) => [f.case_id, `${f.category} · ${f.difficulty}`, f.direction === 'regression' ? 'pass → fail' : 'fail → pass', shortReason(f.reason)]),
+    list.map((f) => [f.case_id, `${f.category} · ${f.difficulty}`, f.direction === 'regression' ? 'pass → fail' : 'fail → pass', fmt.shortReason(f.reason)]),
   );
 }
 
@@ -63,7 +45,7 @@ export function renderComparisonMarkdown(c: Comparison): string {
   const regressions = a.flipped.filter((f) => f.direction === 'regression').length;
   const improvements = a.flipped.length - regressions;
   const lines = [
-    `### CrucibleForge compare: ${status} — ${mdText(verdictSummary(c))}`,
+    `### CrucibleForge compare: ${status} — ${mdText(fmt.verdictSummary(c))}`,
     '',
     `**Baseline** ${mdText(c.baseline.label)} → **candidate** ${mdText(c.candidate.label)} · ${a.overall.cases} paired cases (same revision and seed)`,
     '',
@@ -74,8 +56,8 @@ export function renderComparisonMarkdown(c: Comparison): string {
         abilityRow(a.overall, 'Ability: all'),
         ...a.categories.map((cell) => abilityRow(cell, `Ability: ${cell.scope}`)),
         ...c.speed.metrics.map(speedRow),
-        usageRow('Cost per case', c.cost, usdText),
-        usageRow('Output tokens per case', c.tokens, tokensText),
+        usageRow('Cost per case', c.cost, fmt.usdText),
+        usageRow('Output tokens per case', c.tokens, fmt.tokensText),
       ],
     ),
     '',
@@ -85,8 +67,8 @@ export function renderComparisonMarkdown(c: Comparison): string {
   } else {
     lines.push('No case flipped.', '');
   }
-  lines.push(`**Gate** ${mdText(gateHeading(c))}: ${g.failed ? '**failed**' : g.metrics.length === 0 ? 'not applied' : 'passed'}`, '');
-  for (const check of g.checks) lines.push(`- ${check.failed ? '❌' : check.measured ? '✅' : '➖'} ${GATE_LABEL[check.metric]}: ${mdText(check.reason)}`);
+  lines.push(`**Gate** ${mdText(fmt.gateHeading(c))}: ${g.failed ? '**failed**' : g.metrics.length === 0 ? 'not applied' : 'passed'}`, '');
+  for (const check of g.checks) lines.push(`- ${check.failed ? '❌' : check.measured ? '✅' : '➖'} ${fmt.GATE_LABEL[check.metric]}: ${mdText(check.reason)}`);
   if (c.notes.length > 0) lines.push('', ...c.notes.map((n) => `> ${mdText(n)}`));
   lines.push(
     '',
