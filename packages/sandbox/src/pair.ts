@@ -3,10 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { CrucibleError } from '@crucibleforge/core';
-import { classify } from './classify';
-import { start, type LaunchOutcome } from './execute';
-import { checkStarted, prepare, type Prepared, type Resolved, type Runtime, type SandboxErrorCode } from './prepare';
-import type { PairResult, SandboxResult } from './types';
+import { start } from './execute';
+import { checkStarted, prepare, toResult, type Prepared, type Resolved, type Runtime, type SandboxErrorCode } from './prepare';
+import type { PairResult } from './types';
 
 /** How long the untrusted side may take to exit by itself once the trusted side has ended. */
 export const PAIR_GRACE_MS = 300;
@@ -51,19 +50,6 @@ function closeQuietly(fd: number): void {
   } catch {
     // already closed
   }
-}
-
-function resultOf(rt: Runtime, outcome: LaunchOutcome): SandboxResult {
-  return {
-    ...classify(outcome.facts),
-    stdout: outcome.stdout.text(),
-    stderr: outcome.stderr.text(),
-    stdout_truncated: outcome.stdout.truncated,
-    stderr_truncated: outcome.stderr.truncated,
-    wall_ms: outcome.wallMs,
-    cpu_ms: outcome.report.cpuMs,
-    sandboxed: rt.sandboxed,
-  };
 }
 
 export interface PairSides {
@@ -114,8 +100,8 @@ export async function runPairOnce(rt: Runtime, sides: PairSides): Promise<PairRe
     const wallMs = Math.round(rt.clock.now() - began);
     checkStarted(rt, trustedOutcome, 'the trusted side of the pair');
     if (!stopped) checkStarted(rt, untrustedFinal, 'the untrusted side of the pair');
-    const t = resultOf(rt, trustedOutcome);
-    const u = resultOf(rt, untrustedFinal);
+    const t = toResult(rt, trustedOutcome);
+    const u = toResult(rt, untrustedFinal);
     const report = trustedOutcome.pairReport!;
     return {
       untrusted: u,

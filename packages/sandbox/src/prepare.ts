@@ -6,7 +6,9 @@ import { STATUS_FD, SECCOMP_FD, type LaunchOutcome, type LaunchSpec } from './ex
 import { interpreterCommand, type InterpreterPaths } from './interpreters';
 import { buildLimitedCommand, type ResourceLimits } from './limits';
 import { buildBwrapArgs, SANDBOX_WORK_DIR, SUPERVISOR_PATH } from './policy';
+import { classify } from './classify';
 import { placeHardening, type Hardening } from './supervisor';
+import type { SandboxResult } from './types';
 
 export type SandboxErrorCode = 'SANDBOX_UNAVAILABLE' | 'SANDBOX_BAD_REQUEST' | 'SANDBOX_FAILED';
 
@@ -147,4 +149,18 @@ export function checkStarted(rt: Runtime, outcome: LaunchOutcome, what: string):
     });
   }
   return outcome;
+}
+
+/** The result value of one finished launch. */
+export function toResult(rt: Runtime, outcome: LaunchOutcome): SandboxResult {
+  return {
+    ...classify(outcome.facts),
+    stdout: outcome.stdout.text(),
+    stderr: outcome.stderr.text(),
+    stdout_truncated: outcome.stdout.truncated,
+    stderr_truncated: outcome.stderr.truncated,
+    wall_ms: outcome.wallMs,
+    cpu_ms: outcome.report.cpuMs,
+    sandboxed: rt.sandboxed,
+  };
 }

@@ -1,13 +1,12 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import pLimit from 'p-limit';
 import { CrucibleError, systemClock } from '@crucibleforge/core';
-import { classify } from './classify';
 import { detectSandbox, findExecutable, readHostLayout } from './detect';
 import { launch } from './execute';
 import { mainFileName, resolveInterpreters } from './interpreters';
 import { DEFAULT_REPORT_BYTES, runPairOnce } from './pair';
 import { isSafeFileName } from './policy';
-import { checkStarted, DEFAULTS, prepare, type Resolved, type Runtime, type SandboxErrorCode } from './prepare';
+import { checkStarted, DEFAULTS, prepare, toResult, type Resolved, type Runtime, type SandboxErrorCode } from './prepare';
 import { loadHardening } from './supervisor';
 import type { PairSideRequest, Sandbox, SandboxOptions, SandboxResult, SandboxRunRequest } from './types';
 
@@ -61,17 +60,7 @@ async function execute(rt: Runtime, req: Resolved, stdin: string | undefined, si
       ...(signal === undefined ? {} : { signal }),
     });
     prepared.release();
-    const outcome = checkStarted(rt, await running, 'the program');
-    return {
-      ...classify(outcome.facts),
-      stdout: outcome.stdout.text(),
-      stderr: outcome.stderr.text(),
-      stdout_truncated: outcome.stdout.truncated,
-      stderr_truncated: outcome.stderr.truncated,
-      wall_ms: outcome.wallMs,
-      cpu_ms: outcome.report.cpuMs,
-      sandboxed: rt.sandboxed,
-    };
+    return toResult(rt, checkStarted(rt, await running, 'the program'));
   } finally {
     await prepared.cleanup();
   }

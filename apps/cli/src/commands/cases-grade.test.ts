@@ -10,18 +10,16 @@ import { memoryIO } from '../testing';
 import { parseReplyFile } from './cases-grade';
 
 const REAL_CASES = fileURLToPath(new URL('../../../../cases', import.meta.url));
-const TOOL = `id: tooluse-lookup
-title: One lookup
+const TOOL = `id: tooluse-refund
+title: One refund
 category: tooluse
 difficulty: easy
-prompt: Look up order 50.
+prompt: Refund invoice 50.
 max_tokens: 64
 tools:
-  - { name: lookup, parameters: { type: object, properties: { order: { type: integer } }, required: [order] } }
-grader: { type: tool_calls, calls: [{ name: lookup, args: { order: 50 } }] }
-reference: { calls: [[{ name: lookup, arguments: { order: 50 } }]] }
-verify:
-  wrong_replies: [{ why: lookalike, calls: [[{ name: lookup, arguments: { order: 150 } }]] }]
+  - { name: refund, parameters: { type: object, properties: { invoice: { type: integer } }, required: [invoice] } }
+grader: { type: tool_calls, calls: [{ name: refund, args: { invoice: 50 } }] }
+reference: { calls: [[{ name: refund, arguments: { invoice: 50 } }]] }
 `;
 
 let tmp = '';
@@ -35,7 +33,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'cf-cli-grade-'));
   toolDir = join(tmp, 'cases');
   await mkdir(join(toolDir, 'tooluse'), { recursive: true });
-  await writeFile(join(toolDir, 'tooluse', 'tooluse-lookup.yaml'), TOOL);
+  await writeFile(join(toolDir, 'tooluse', 'tooluse-refund.yaml'), TOOL);
 });
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
@@ -68,28 +66,28 @@ describe('parseReplyFile', () => {
 
 describe('crucibleforge cases grade', () => {
   it('grades a tool reply from a stored row (exit 0) and a lookalike (exit 1, --json)', async () => {
-    const good = await file('good.json', JSON.stringify({ content: '', tool_calls_by_turn: [[{ id: 'c', name: 'lookup', arguments: '{"order": 50}' }]] }));
+    const good = await file('good.json', JSON.stringify({ content: '', tool_calls_by_turn: [[{ id: 'c', name: 'refund', arguments: '{"invoice": 50}' }]] }));
     const t = memoryIO({ cwd: tmp });
-    expect(await main(['cases', 'grade', 'tooluse-lookup', '--reply', good, '--cases', toolDir], t.io)).toBe(0);
-    expect(t.stdout()).toMatch(/^PASS tooluse-lookup: /);
-    const bad = await file('bad.json', JSON.stringify({ content: '', tool_calls_by_turn: [[{ id: 'c', name: 'lookup', arguments: '{"order": 150}' }]] }));
+    expect(await main(['cases', 'grade', 'tooluse-refund', '--reply', good, '--cases', toolDir], t.io)).toBe(0);
+    expect(t.stdout()).toMatch(/^PASS tooluse-refund: /);
+    const bad = await file('bad.json', JSON.stringify({ content: '', tool_calls_by_turn: [[{ id: 'c', name: 'refund', arguments: '{"invoice": 150}' }]] }));
     const j = memoryIO({ cwd: tmp });
-    expect(await main(['cases', 'grade', 'tooluse-lookup', '--reply', bad, '--cases', toolDir, '--json'], j.io)).toBe(1);
+    expect(await main(['cases', 'grade', 'tooluse-refund', '--reply', bad, '--cases', toolDir, '--json'], j.io)).toBe(1);
     const out = JSON.parse(j.stdout()) as { id: string; status: string; reason: string };
-    expect(out).toMatchObject({ id: 'tooluse-lookup', status: 'fail' });
+    expect(out).toMatchObject({ id: 'tooluse-refund', status: 'fail' });
     expect(out.reason.length).toBeGreaterThan(0);
   });
   it('usage errors exit 2: no --reply, a missing file, an unknown id', async () => {
     const a = memoryIO({ cwd: tmp });
-    expect(await main(['cases', 'grade', 'tooluse-lookup', '--cases', toolDir], a.io)).toBe(2);
+    expect(await main(['cases', 'grade', 'tooluse-refund', '--cases', toolDir], a.io)).toBe(2);
     expect(a.stderr()).toContain('needs --reply FILE');
     const b = memoryIO({ cwd: tmp });
-    expect(await main(['cases', 'grade', 'tooluse-lookup', '--reply', 'nope.txt', '--cases', toolDir], b.io)).toBe(2);
+    expect(await main(['cases', 'grade', 'tooluse-refund', '--reply', 'nope.txt', '--cases', toolDir], b.io)).toBe(2);
     expect(b.stderr()).toContain(`--reply ${join(tmp, 'nope.txt')}: no such file`);
     const reply = await file('r.txt', 'x');
     const c = memoryIO({ cwd: tmp });
-    expect(await main(['cases', 'grade', 'tooluse-lookupp', '--reply', reply, '--cases', toolDir], c.io)).toBe(2);
-    expect(c.stderr()).toContain('unknown case id "tooluse-lookupp" (closest: tooluse-lookup');
+    expect(await main(['cases', 'grade', 'tooluse-refundd', '--reply', reply, '--cases', toolDir], c.io)).toBe(2);
+    expect(c.stderr()).toContain('unknown case id "tooluse-refundd" (closest: tooluse-refund');
   });
   it('grades a real coding case in the sandbox like a run: the reference passes, a stub fails', async (ctx) => {
     if (!(await createSandbox({ poolSize: 1 }).then(() => true, () => false))) ctx.skip('no sandbox');
@@ -122,9 +120,9 @@ describe('crucibleforge cases show', () => {
     expect(t.stdout()).not.toContain(def.reference.solution!.split('\n')[1]!.trim());
     expect(t.stdout()).not.toContain('wrong_solutions');
     const text = memoryIO({ cwd: tmp });
-    expect(await main(['cases', 'show', 'tooluse-lookup', '--cases', toolDir], text.io)).toBe(0);
-    expect(text.stdout()).toContain('--- user, turn 1 of 1\nLook up order 50.');
-    expect(text.stdout()).toContain('"name": "lookup"');
+    expect(await main(['cases', 'show', 'tooluse-refund', '--cases', toolDir], text.io)).toBe(0);
+    expect(text.stdout()).toContain('--- user, turn 1 of 1\nRefund invoice 50.');
+    expect(text.stdout()).toContain('"name": "refund"');
     expect(text.stdout()).not.toContain('150');
   });
 });

@@ -89,6 +89,23 @@ def assign(original, new):
 MUTABLE = (list, dict, set, bytearray)
 
 
+def object_op(op, obj, message):
+    """What either side may ask of an object the other side handed it (besides calling it)."""
+    if op == "iter":
+        return iter(obj)
+    if op == "next":
+        return next(obj)
+    if op == "len":
+        return len(obj)
+    if op == "bool":
+        return bool(obj)
+    if op == "item" and len(message) == 3:
+        return obj[message[2]]
+    if op == "contains" and len(message) == 3:
+        return message[2] in obj
+    raise ProtocolError("a malformed %s" % op)
+
+
 class Peer:
     """One end of the channel: sends requests and waits for their answer, serving the other side's nested
     requests meanwhile ("serve" says how; ops it refuses are protocol errors)."""

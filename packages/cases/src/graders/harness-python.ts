@@ -90,19 +90,7 @@ def serve(peer, ns, message):
         obj = target(message[1])
         if op == "get" and len(message) == 3 and type(message[2]) is str:
             return getattr(obj, message[2]), []
-        if op == "iter":
-            return iter(obj), []
-        if op == "next":
-            return next(obj), []
-        if op == "len":
-            return len(obj), []
-        if op == "bool":
-            return bool(obj), []
-        if op == "item" and len(message) == 3:
-            return obj[message[2]], []
-        if op == "contains" and len(message) == 3:
-            return message[2] in obj, []
-        raise wire.ProtocolError("a malformed %s" % op)
+        return channel.object_op(op, obj, message), []
 
     peer.answer(run)
 
@@ -267,6 +255,23 @@ def verdict_of(peer, G, t):
     return status, reason
 
 
+def exchange(peer, event, message, valid, what):
+    """Sends message (if any) and reads one frame that must be valid; on a broken channel reports the event
+    as failed and returns None."""
+    try:
+        if message is not None:
+            peer.send(message)
+        frame = peer.recv()
+        if not valid(frame):
+            raise wire.ProtocolError(what)
+        return frame
+    except wire.ChannelClosed as e:
+        report(e=event, ok=False, why="lost", reason=str(e))
+    except wire.ProtocolError as e:
+        report(e=event, ok=False, why="protocol", reason=str(e))
+    return None
+
+
 def main():
     plan = json.load(open("plan.json", encoding="utf-8"))
     peer = channel.Peer("c", {"call", "iter", "next", "len", "bool", "item", "contains"})
@@ -282,19 +287,7 @@ def main():
                 raise wire.ProtocolError("the solution asked for %s on something the checker never handed it" % op)
             if op == "call" and len(message) == 4:
                 return obj(*message[2], **dict(message[3])), []
-            if op == "iter":
-                return iter(obj), []
-            if op == "next":
-                return next(obj), []
-            if op == "len":
-                return len(obj), []
-            if op == "bool":
-                return bool(obj), []
-            if op == "item" and len(message) == 3:
-                return obj[message[2]], []
-            if op == "contains" and len(message) == 3:
-                return message[2] in obj, []
-            raise wire.ProtocolError("a malformed %s" % op)
+            return channel.object_op(op, obj, message), []
 
         try:
             peer.answer(run)
@@ -305,15 +298,8 @@ def main():
     G = {"__name__": "__main__", "__builtins__": builtins}
     for name in plan["names"]:
         G[name] = NamedProxy(peer, 0, name)
-    try:
-        hello = peer.recv()
-        if hello[0] != "hello" or len(hello) != 2 or not (hello[1] is None or type(hello[1]) is str):
-            raise wire.ProtocolError("the first frame is not hello")
-    except wire.ChannelClosed as e:
-        report(e="hello", ok=False, why="lost", reason=str(e))
-        return
-    except wire.ProtocolError as e:
-        report(e="hello", ok=False, why="protocol", reason=str(e))
+    hello = exchange(peer, "hello", None, lambda f: f[0] == "hello" and len(f) == 2 and (f[1] is None or type(f[1]) is str), "the first frame is not hello")
+    if hello is None:
         return
     if hello[1] is not None:
         report(e="hello", ok=False, why="load", reason=hello[1][:500])
@@ -335,15 +321,7 @@ def main():
         if status != "pass":
             return
         passed += 1
-    try:
-        peer.send(["bye"])
-        if peer.recv() != ["bye"]:
-            raise wire.ProtocolError("the solution did not answer bye")
-    except wire.ChannelClosed as e:
-        report(e="bye", ok=False, why="lost", reason=str(e))
-        return
-    except wire.ProtocolError as e:
-        report(e="bye", ok=False, why="protocol", reason=str(e))
+    if exchange(peer, "bye", ["bye"], lambda f: f == ["bye"], "the solution did not answer bye") is None:
         return
     report(e="done", passed=passed, total=len(plan["tests"]))
 
