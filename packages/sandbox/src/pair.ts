@@ -1,48 +1,12 @@
-import { closeSync, constants, openSync, unlinkSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { execa } from 'execa';
-import { CrucibleError } from '@crucibleforge/core';
+import { closeSync } from 'node:fs';
 import { start } from './execute';
-import { checkStarted, prepare, toResult, type Prepared, type Resolved, type Runtime, type SandboxErrorCode } from './prepare';
+import type { Pipe } from './pipes';
+import { checkStarted, prepare, toResult, type Prepared, type Resolved, type Runtime } from './prepare';
 import type { PairResult } from './types';
 
 /** How long the untrusted side may take to exit by itself once the trusted side has ended. */
 export const PAIR_GRACE_MS = 300;
 export const DEFAULT_REPORT_BYTES = 1024 * 1024;
-
-interface Pipe {
-  read: number;
-  write: number;
-}
-
-/**
- * Two anonymous-like pipes from FIFOs in a private host folder (Node cannot call pipe(2)). Opening the
- * FIFO read-write first lets the read and write ends open without blocking; the FIFO names are removed at
- * once, so only the fds exist. The fds are blocking, as both sides' synchronous reads need.
- */
-async function makePipes(rt: Runtime, count: number): Promise<Pipe[]> {
-  if (rt.mkfifoPath === null) throw new CrucibleError<SandboxErrorCode>('SANDBOX_FAILED', 'a sandbox pair needs mkfifo (coreutils), which was not found');
-  const dir = await mkdtemp(join(rt.hostTmpDir, 'crucible-pair-'));
-  try {
-    const names = Array.from({ length: count }, (_, i) => join(dir, `pipe${i}`));
-    const made = await execa(rt.mkfifoPath, ['-m', '600', ...names], { reject: false, extendEnv: false, env: {}, stdin: 'ignore' });
-    if (made.exitCode !== 0) throw new CrucibleError<SandboxErrorCode>('SANDBOX_FAILED', `mkfifo failed: ${String(made.stderr).trim()}`);
-    return names.map((name) => {
-      const both = openSync(name, constants.O_RDWR);
-      try {
-        const write = openSync(name, constants.O_WRONLY);
-        const read = openSync(name, constants.O_RDONLY);
-        unlinkSync(name);
-        return { read, write };
-      } finally {
-        closeSync(both);
-      }
-    });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 function closeQuietly(fd: number): void {
   try {
@@ -69,7 +33,7 @@ export async function runPairOnce(rt: Runtime, sides: PairSides): Promise<PairRe
     prepared.push(untrustedPrep);
     const trustedPrep = await prepare(rt, sides.trusted);
     prepared.push(trustedPrep);
-    pipes = await makePipes(rt, 2);
+    pipes = await rt.pipes.take(2);
     const [toTrusted, toUntrusted] = pipes as [Pipe, Pipe];
     const common = { timeoutMs: sides.timeoutMs, ...(sides.signal ? { signal: sides.signal } : {}) };
     const began = rt.clock.now();

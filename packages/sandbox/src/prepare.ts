@@ -7,6 +7,7 @@ import { interpreterCommand, type InterpreterPaths } from './interpreters';
 import { buildLimitedCommand, type ResourceLimits } from './limits';
 import { buildBwrapArgs, SANDBOX_WORK_DIR, SUPERVISOR_PATH } from './policy';
 import { classify } from './classify';
+import type { PipePool } from './pipes';
 import { placeHardening, type Hardening } from './supervisor';
 import type { SandboxResult } from './types';
 
@@ -36,8 +37,8 @@ export interface Runtime {
   clock: Clock;
   /** Present whenever sandboxed (createSandbox refuses a bwrap sandbox without it). */
   hardening: Hardening | null;
-  /** For the pair's pipes; null when the host has none (runPair then fails). */
-  mkfifoPath: string | null;
+  /** Where pairs get their pipes. */
+  pipes: PipePool;
 }
 
 /** A validated run request. */

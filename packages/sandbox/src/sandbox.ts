@@ -5,6 +5,7 @@ import { detectSandbox, findExecutable, readHostLayout } from './detect';
 import { launch } from './execute';
 import { mainFileName, resolveInterpreters } from './interpreters';
 import { DEFAULT_REPORT_BYTES, runPairOnce } from './pair';
+import { PipePool } from './pipes';
 import { isSafeFileName } from './policy';
 import { checkStarted, DEFAULTS, prepare, toResult, type Resolved, type Runtime, type SandboxErrorCode } from './prepare';
 import { loadHardening } from './supervisor';
@@ -93,7 +94,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     hostTmpDir: options.hostTmpDir ?? tmpdir(),
     clock: options.clock ?? systemClock,
     hardening,
-    mkfifoPath: await findExecutable(['/usr/bin/mkfifo', '/bin/mkfifo']),
+    pipes: new PipePool(await findExecutable(['/usr/bin/mkfifo', '/bin/mkfifo']), options.hostTmpDir ?? tmpdir()),
   };
   const poolSize = options.poolSize ?? availableParallelism();
   if (!Number.isInteger(poolSize) || poolSize < 1) throw badRequest(`sandbox options: poolSize must be an integer ≥ 1, got ${String(poolSize)}`);

@@ -6,15 +6,12 @@
 /** wire.py: frames and the typed codec. */
 export const PYTHON_WIRE = String.raw`"""The channel between the solution and the checker: length-prefixed JSON frames on fds 5 (in) and 6 (out),
 values serialised with their Python type, objects that are not plain data passed as handles."""
-import base64
-import datetime as _dt
+import binascii
 import json
 import math
 import os
 import struct
 import sys
-from decimal import Decimal
-from fractions import Fraction
 
 if hasattr(sys, "set_int_max_str_digits"):
     sys.set_int_max_str_digits(0)
@@ -71,6 +68,28 @@ def send_frame(message):
 
 
 _SCALARS = (int, str, bool, type(None))
+
+
+def _module(name):
+    """A standard module, imported only when a value needs it (the runtimes start faster without them)."""
+    found = sys.modules.get(name)
+    if found is None:
+        found = __import__(name)
+    return found
+
+
+def _loaded_type(module, name):
+    """The class module.name when that module is already imported (a value of it can exist only then)."""
+    found = sys.modules.get(module)
+    return getattr(found, name, None) if found is not None else None
+
+
+def _b64(data):
+    return binascii.b2a_base64(data, newline=False).decode("ascii")
+
+
+def _unb64(text):
+    return binascii.a2b_base64(text.encode("ascii"))
 
 
 def _json_scalars(seq):
@@ -183,23 +202,25 @@ class Codec:
         if t is frozenset:
             return {"$frozenset": [self.enc(x, d) for x in v]}
         if t is bytes:
-            return {"$bytes": base64.b64encode(v).decode("ascii")}
+            return {"$bytes": _b64(v)}
         if t is bytearray:
-            return {"$bytearray": base64.b64encode(bytes(v)).decode("ascii")}
-        if t is Fraction:
-            return {"$fraction": [v.numerator, v.denominator]}
-        if t is Decimal:
-            return {"$decimal": str(v)}
+            return {"$bytearray": _b64(bytes(v))}
         if t is complex:
             return {"$complex": [self.enc(v.real, d), self.enc(v.imag, d)]}
-        if t is _dt.datetime:
-            return {"$datetime": v.isoformat()}
-        if t is _dt.date:
-            return {"$date": v.isoformat()}
-        if t is _dt.time:
-            return {"$time": v.isoformat()}
-        if t is _dt.timedelta:
-            return {"$timedelta": [v.days, v.seconds, v.microseconds]}
+        if t is _loaded_type("fractions", "Fraction"):
+            return {"$fraction": [v.numerator, v.denominator]}
+        if t is _loaded_type("decimal", "Decimal"):
+            return {"$decimal": str(v)}
+        dt = sys.modules.get("datetime")
+        if dt is not None:
+            if t is dt.datetime:
+                return {"$datetime": v.isoformat()}
+            if t is dt.date:
+                return {"$date": v.isoformat()}
+            if t is dt.time:
+                return {"$time": v.isoformat()}
+            if t is dt.timedelta:
+                return {"$timedelta": [v.days, v.seconds, v.microseconds]}
         return self.handle(v)
 
     def _hook(self, obj):
@@ -224,23 +245,23 @@ class Codec:
         if tag == "$float" and x in ("nan", "inf", "-inf"):
             return float(x)
         if tag == "$bytes" and type(x) is str:
-            return base64.b64decode(x, validate=True)
+            return _unb64(x)
         if tag == "$bytearray" and type(x) is str:
-            return bytearray(base64.b64decode(x, validate=True))
+            return bytearray(_unb64(x))
         if tag == "$fraction" and type(x) is list and len(x) == 2 and all(type(n) is int for n in x) and x[1] > 0:
-            return Fraction(x[0], x[1])
+            return _module("fractions").Fraction(x[0], x[1])
         if tag == "$decimal" and type(x) is str:
-            return Decimal(x)
+            return _module("decimal").Decimal(x)
         if tag == "$complex" and type(x) is list and len(x) == 2 and all(type(n) in (float, int) for n in x):
             return complex(x[0], x[1])
         if tag == "$datetime" and type(x) is str:
-            return _dt.datetime.fromisoformat(x)
+            return _module("datetime").datetime.fromisoformat(x)
         if tag == "$date" and type(x) is str:
-            return _dt.date.fromisoformat(x)
+            return _module("datetime").date.fromisoformat(x)
         if tag == "$time" and type(x) is str:
-            return _dt.time.fromisoformat(x)
+            return _module("datetime").time.fromisoformat(x)
         if tag == "$timedelta" and type(x) is list and len(x) == 3 and all(type(n) is int for n in x):
-            return _dt.timedelta(days=x[0], seconds=x[1], microseconds=x[2])
+            return _module("datetime").timedelta(days=x[0], seconds=x[1], microseconds=x[2])
         if tag == "$h" and type(x) is list and len(x) == 3 and type(x[1]) is int and type(x[2]) is str:
             owner, hid, tname = x
             if owner == self.me:
@@ -257,7 +278,7 @@ class Codec:
     def decode(self, raw):
         try:
             message = json.loads(raw.decode("utf-8", "surrogatepass"), object_hook=self._hook, parse_constant=_no_constant)
-        except (ValueError, TypeError, RecursionError, OverflowError, MemoryError) as e:
+        except (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError) as e:
             raise ProtocolError("a malformed frame: %s" % (str(e)[:200],))
         if type(message) is not list or not message or type(message[0]) is not str:
             raise ProtocolError("a frame that is not a message")
