@@ -81,10 +81,12 @@ function run(message) {
     const fn = target(message[1]);
     const args = message[2].map((a) => peer.codec.dec(a));
     const self = message[3] === null ? undefined : peer.codec.dec(message[3]);
-    const watched = [...args.map((a, i) => [i, a]), ['this', self]].filter(([, a]) => wire.mutable(a));
-    const pristine = watched.length ? watched.map(([, a]) => structuredCloneSafe(a)) : [];
+    const encoded = [...message[2].map((a, i) => [i, a]), ['this', message[3]]];
+    const watched = encoded.map(([key, a], i) => [key, i < args.length ? args[i] : self, a]).filter(([, a]) => wire.mutable(a));
+    // A second decoding of the request is a fresh deep copy: what the arguments were before the call.
+    const pristine = watched.map(([, , a]) => peer.codec.dec(a));
     const value = op === 'new' ? Reflect.construct(fn, args) : Reflect.apply(fn, self, args);
-    const mutations = () => watched.flatMap(([key, a], i) => (pristine[i] !== NO_CLONE && !wire.same(a, pristine[i]) ? [[key, peer.codec.enc(a)]] : []));
+    const mutations = () => watched.flatMap(([key, a], i) => (wire.same(a, pristine[i]) ? [] : [[key, peer.codec.enc(a)]]));
     return { value, mutations };
   }
   if (message.length < 2) throw new wire.ProtocolError('a malformed ' + op);
@@ -93,15 +95,6 @@ function run(message) {
   if (op === 'has' && message.length === 3 && typeof message[2] === 'string') return { value: message[2] in obj, mutations: () => [] };
   if (op === 'iter') return { value: obj[Symbol.iterator](), mutations: () => [] };
   throw new wire.ProtocolError('a malformed ' + op);
-}
-
-const NO_CLONE = Symbol('no clone');
-function structuredCloneSafe(v) {
-  try {
-    return structuredClone(v);
-  } catch {
-    return NO_CLONE;
-  }
 }
 
 // Nested requests (while the solution waits on the checker) are answered synchronously.
