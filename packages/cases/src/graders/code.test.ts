@@ -109,3 +109,54 @@ describe('code grader in the real sandbox', () => {
     expect(await gradeCode(py, 'I cannot help with that.', {})).toMatchObject({ status: 'fail', reason: 'no code in response (nothing defines add)' });
   });
 });
+
+describe('declared comparison rules, in the real sandbox', () => {
+  let ctx: { skip: (note?: string) => never };
+  beforeEach((c) => {
+    ctx = c;
+  });
+  const grader = (language: 'python' | 'node', tests: GraderOf<'code'>['tests'], setup?: string): GraderOf<'code'> => ({
+    type: 'code',
+    language,
+    function: 'f',
+    tests,
+    ...(setup ? { setup } : {}),
+  });
+  const run = async (g: GraderOf<'code'>, code: string) => gradeCode(g, fence(g.language === 'python' ? 'python' : 'js', code), { sandbox: await sandboxFor(ctx) });
+
+  it('python: unordered, any_of, tolerance and a trusted check function', async () => {
+    const g = grader(
+      'python',
+      [
+        { call: 'f(0)', expect: '[3, 1, 2]', compare: 'unordered' },
+        { call: 'f(1)', expect: '["a", "b"]', compare: 'any_of' },
+        { call: 'f(2)', expect: '0.5', tolerance: 0.01 },
+        { call: 'f(3)', check: '_cf_is_order' },
+      ],
+      'def _cf_is_order(got):\n    assert sorted(got) == [0, 1, 2], "not a permutation"\n    return got.index(0) < got.index(2)',
+    );
+    const good = 'def f(k):\n    return [[1, 2, 3], "b", 0.501, [0, 1, 2]][k]';
+    expect(await run(g, good)).toMatchObject({ status: 'pass' });
+    expect((await run(g, good.replace('[1, 2, 3]', '[1, 2, 2]'))).reason).toBe('test 1 failed: expected [3, 1, 2] in any order, got [1, 2, 2]');
+    expect((await run(g, good.replace('"b"', '"c"'))).reason).toBe("test 2 failed: expected one of ['a', 'b'], got 'c'");
+    expect((await run(g, good.replace('0.501', '0.52'))).reason).toBe('test 3 failed: expected 0.5, got 0.52');
+    expect((await run(g, good.replace('[0, 1, 2]]', '[2, 1, 0]]'))).reason).toBe('test 4 failed: got [2, 1, 0], which _cf_is_order rejects');
+    expect((await run(g, good.replace('[0, 1, 2]]', '[0, 1, 1]]'))).reason).toBe('test 4 failed: not a permutation');
+  });
+
+  it('node: the same rules', async () => {
+    const g = grader(
+      'node',
+      [
+        { call: 'f(0)', expect: '[3, 1, 2]', compare: 'unordered' },
+        { call: 'f(1)', expect: '["a", "b"]', compare: 'any_of' },
+        { call: 'f(2)', expect: '0.5', tolerance: 0.01 },
+        { call: 'f(3)', check: '(got) => got.indexOf(0) < got.indexOf(2)' },
+      ],
+    );
+    const good = 'function f(k) { return [[1, 2, 3], "b", 0.501, [0, 1, 2]][k]; }';
+    expect(await run(g, good)).toMatchObject({ status: 'pass' });
+    expect((await run(g, good.replace('[1, 2, 3]', '[1, 2, 2]'))).reason).toBe('test 1 failed: expected [ 3, 1, 2 ] in any order, got [ 1, 2, 2 ]');
+    expect((await run(g, good.replace('[0, 1, 2]]', '[2, 1, 0]]'))).reason).toMatch(/^test 4 failed: got \[ 2, 1, 0 \], which .* rejects$/);
+  });
+});
