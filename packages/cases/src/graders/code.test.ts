@@ -123,16 +123,18 @@ describe('declared comparison rules, in the real sandbox', () => {
     ...(setup ? { setup } : {}),
   });
   const run = async (g: GraderOf<'code'>, code: string) => gradeCode(g, fence(g.language === 'python' ? 'python' : 'js', code), { sandbox: await sandboxFor(ctx) });
+  /** The same four tests in either language; `check` is the language's order check. */
+  const ruleTests = (check: string): GraderOf<'code'>['tests'] => [
+    { call: 'f(0)', expect: '[3, 1, 2]', compare: 'unordered' },
+    { call: 'f(1)', expect: '["a", "b"]', compare: 'any_of' },
+    { call: 'f(2)', expect: '0.5', tolerance: 0.01 },
+    { call: 'f(3)', check },
+  ];
 
   it('python: unordered, any_of, tolerance and a trusted check function', async () => {
     const g = grader(
       'python',
-      [
-        { call: 'f(0)', expect: '[3, 1, 2]', compare: 'unordered' },
-        { call: 'f(1)', expect: '["a", "b"]', compare: 'any_of' },
-        { call: 'f(2)', expect: '0.5', tolerance: 0.01 },
-        { call: 'f(3)', check: '_cf_is_order' },
-      ],
+      ruleTests('_cf_is_order'),
       'def _cf_is_order(got):\n    assert sorted(got) == [0, 1, 2], "not a permutation"\n    return got.index(0) < got.index(2)',
     );
     const good = 'def f(k):\n    return [[1, 2, 3], "b", 0.501, [0, 1, 2]][k]';
@@ -145,15 +147,7 @@ describe('declared comparison rules, in the real sandbox', () => {
   });
 
   it('node: the same rules', async () => {
-    const g = grader(
-      'node',
-      [
-        { call: 'f(0)', expect: '[3, 1, 2]', compare: 'unordered' },
-        { call: 'f(1)', expect: '["a", "b"]', compare: 'any_of' },
-        { call: 'f(2)', expect: '0.5', tolerance: 0.01 },
-        { call: 'f(3)', check: '(got) => got.indexOf(0) < got.indexOf(2)' },
-      ],
-    );
+    const g = grader('node', ruleTests('(got) => got.indexOf(0) < got.indexOf(2)'));
     const good = 'function f(k) { return [[1, 2, 3], "b", 0.501, [0, 1, 2]][k]; }';
     expect(await run(g, good)).toMatchObject({ status: 'pass' });
     expect((await run(g, good.replace('[1, 2, 3]', '[1, 2, 2]'))).reason).toBe('test 1 failed: expected [ 3, 1, 2 ] in any order, got [ 1, 2, 2 ]');
