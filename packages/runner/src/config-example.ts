@@ -54,6 +54,7 @@ models:
     #   api_key_header: bearer  # bearer (Authorization) | x-api-key
     #   pin_env: STUDIOFORGE_PIN  # MCP pairing PIN, for a lease server on another machine
     #   devices: [0]
+    #   idle_ttl_s: 300         # 5–86400; the server frees the GPU this long after a killed run's last heartbeat
 
   # deepseek-chat:
   #   provider: deepseek

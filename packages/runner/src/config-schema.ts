@@ -1,3 +1,4 @@
+import { MAX_IDLE_TTL_S, MIN_IDLE_TTL_S } from '@crucibleforge/lease';
 import { PROVIDER_KINDS, type ProviderKind } from '@crucibleforge/timing';
 import { z } from 'zod';
 
@@ -43,7 +44,12 @@ export const leaseSchema = z.strictObject({
   devices: z.array(z.int().min(0)).min(1).optional(),
   /** Models the lease server should load for us (default: the model's id). */
   model_ids: z.array(z.string().min(1)).optional(),
-  idle_ttl_s: z.int().min(1).optional(),
+  /** Idle seconds before the lease server drops the lease (default 300; a heartbeat every TTL/3 keeps a live run's lease). */
+  idle_ttl_s: z
+    .int()
+    .min(MIN_IDLE_TTL_S, `must be at least ${MIN_IDLE_TTL_S} s (the heartbeat touches every TTL/3)`)
+    .max(MAX_IDLE_TTL_S, `must be at most ${MAX_IDLE_TTL_S} s (a killed run would block the GPU that long)`)
+    .optional(),
   priority: z.int().min(1).max(3).optional(),
   /** Seconds to keep waiting for a busy rig before giving up (default 600). */
   wait_s: z.number().positive().optional(),
