@@ -5,7 +5,7 @@ export type { Clock, FetchLike, Sleep, RandomSource } from './world';
 export { finiteNumber, nonEmptyString, jsonObject } from './fields';
 export type { JsonObject } from './fields';
 export { EMPTY_USAGE } from './usage';
-export { makeRedactor, redactDeep, redactSecrets, REDACTED } from './redact';
+export { makeRedactor, redactDeep, redactSecrets, secretForms, REDACTED } from './redact';
 export type {
   ChatCompleter,
   ChatMessage,
