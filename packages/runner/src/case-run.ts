@@ -35,7 +35,14 @@ const CONTINUE_PROMPT =
 export type CaseOutcome =
   | { kind: 'row'; row: RunRow; endpointFailure: boolean }
   | { kind: 'wrong-model'; message: string }
-  | { kind: 'aborted' };
+  /** Cut off by a stop (the user's, or the model's: wrong model, endpoint failures, lost lease): a row of class `aborted`, never graded. */
+  | { kind: 'aborted'; row: RunRow };
+
+/** The text of why a signal fired. */
+export function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason.message : reason === undefined ? 'stopped' : String(reason);
+}
 
 /** The budget actually sent: reasoning models get the case budget × factor; the model's cap always applies. */
 export function sentBudget(ctx: Pick<ModelContext, 'resolved' | 'reasoning'>, caseBudget: number): number {
@@ -237,7 +244,21 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
   } catch (error) {
     if (error instanceof WrongModel) return { kind: 'wrong-model', message: error.message };
     if (error instanceof Failed) {
-      if (error.failure.errorClass === 'aborted' || ctx.signal.aborted) return { kind: 'aborted' };
+      if (error.failure.errorClass === 'aborted' || ctx.signal.aborted) {
+        const why = ctx.signal.aborted ? abortReason(ctx.signal) : error.failure.message;
+        return {
+          kind: 'aborted',
+          row: finish({
+            messages: materialized.messages,
+            max_tokens_sent: budget,
+            usage: tally.usage,
+            cost_usd: tally.cost,
+            grade: { status: 'error', reason: `aborted, not graded: ${why}` },
+            error_class: 'aborted',
+            error_message: why,
+          }),
+        };
+      }
       const reason = `request failed (${error.failure.errorClass}): ${error.failure.message}`;
       return {
         kind: 'row',

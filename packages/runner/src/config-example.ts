@@ -10,6 +10,7 @@ providers:
     kind: lmstudio              # lmstudio | ollama | llamacpp | vllm | openrouter | deepseek | openai | generic
     base_url: http://localhost:1234/v1
     # concurrency: 1            # local servers run one request at a time unless they have more slots
+    # timeouts: { first_token_s: 300, gap_s: 120, total_s: 1800, connect_s: 30 }   # a model's own timeouts: override these
 
   # ollama:
   #   kind: ollama

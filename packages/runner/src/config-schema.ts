@@ -22,14 +22,28 @@ export const pricesSchema = z.strictObject({
 });
 export type Prices = z.infer<typeof pricesSchema>;
 
+/** Request time limits in seconds; a model's override its provider's, field by field (defaults: the timing client's). */
+export const timeoutsSchema = z.strictObject({
+  /** Request sent → response headers (default 30). */
+  connect_s: z.number().positive().optional(),
+  /** Request sent → first token (default 300). A model that sends nothing for this long has stalled. */
+  first_token_s: z.number().positive().optional(),
+  /** Longest silence between two tokens once the stream has begun (default 120). */
+  gap_s: z.number().positive().optional(),
+  /** The whole request, every token included (default 1800). */
+  total_s: z.number().positive().optional(),
+});
+export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
+
 export const providerSchema = z.strictObject({
   kind: z.enum(PROVIDER_KINDS),
   base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://localhost:1234/v1' }),
   api_key_env: envName.optional(),
   concurrency: z.int().min(1).max(256).optional(),
   prices: pricesSchema.optional(),
-  /** Seconds before a request with no first token is abandoned (default 600). */
+  /** Seconds before a request with no first token is abandoned: the same as `timeouts.first_token_s` (kept for old files). */
   timeout_s: z.number().positive().optional(),
+  timeouts: timeoutsSchema.optional(),
 });
 export type ProviderConfig = z.infer<typeof providerSchema>;
 
@@ -70,6 +84,8 @@ export const modelSchema = z.strictObject({
   /** Overrides the provider's prices. */
   prices: pricesSchema.optional(),
   lease: leaseSchema.optional(),
+  /** Overrides the provider's `timeouts`, field by field. */
+  timeouts: timeoutsSchema.optional(),
   /** strict: the reply must name exactly this id; prefix: allow a dated/aliased suffix; off. */
   verify_model: z.enum(['strict', 'prefix', 'off']).optional(),
   /** Retry a reasoning overflow once with reasoning off (default true). */

@@ -20,7 +20,7 @@ export const timingClientFactory: ClientFactory = (model, apiKey, world) =>
     providerKind: model.provider.kind,
     ...(world.fetch ? { fetch: world.fetch } : {}),
     ...(world.clock ? { clock: world.clock } : {}),
-    ...(model.provider.timeout_s ? { timeouts: { firstTokenMs: model.provider.timeout_s * 1000 } } : {}),
+    timeouts: model.timeouts,
   });
 
 /** Context length from the endpoint's own model listing (LM Studio, Ollama, /v1/models), when it says. */

@@ -31,7 +31,7 @@ export interface ModelRunShared {
 export async function runModel(shared: ModelRunShared, planned: PlannedModel, apiKey: string | undefined): Promise<ModelOutcome> {
   const { resolved } = planned;
   const { world, emit } = shared;
-  const outcome: ModelOutcome = { model: resolved.label, done: 0, total: planned.todo.length, passes: 0, cost_usd: 0, stopped: null };
+  const outcome: ModelOutcome = { model: resolved.label, done: 0, total: planned.todo.length, passes: 0, cost_usd: 0, stopped: null, aborted: 0 };
   if (planned.todo.length === 0) return outcome;
   emit({ type: 'model-start', model: resolved.label, cases: planned.todo.length });
 
@@ -43,6 +43,9 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
   const stop = async (reason: StopReason, message: string) => {
     if (outcome.stopped) return;
     outcome.stopped = { reason, message };
+    // A stopped model's requests in flight are cancelled at once (their rows are marked aborted). Not at the
+    // budget: the cases in flight were paid for up front (reserved) and may finish.
+    if (reason !== 'budget') controller.abort(new Error(`${resolved.label} was stopped (${reason}): ${message}`));
     emit({ type: 'model-stopped', model: resolved.label, reason, message });
     await shared.log.append({ kind: 'model-stopped', model: resolved.label, reason, message, at: world.now().toISOString() });
   };
@@ -144,11 +147,15 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
             shared.ledger.settle(bound, null);
             throw error;
           });
-          shared.ledger.settle(bound, result.kind === 'row' ? result.row.cost_usd : null);
-          if (result.kind === 'aborted') return;
+          shared.ledger.settle(bound, result.kind === 'wrong-model' ? null : result.row.cost_usd);
+          if (result.kind === 'aborted') {
+            await shared.log.append({ kind: 'row', row: result.row });
+            outcome.aborted += 1;
+            emit({ type: 'case-end', model: resolved.label, row: result.row });
+            return;
+          }
           if (result.kind === 'wrong-model') {
             await stop('wrong-model', result.message);
-            controller.abort(new Error(result.message));
             return;
           }
           await shared.log.append({ kind: 'row', row: result.row });
