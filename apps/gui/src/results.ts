@@ -69,7 +69,7 @@ function rowSummary(row: RunRow): RowSummary {
 
 /** Everything the results page shows, computed by the reporter from the run's stored rows (and its speed.json). */
 export function runResults(run: LoadedRun, generatedAt: string, toolVersion: string, speedRun: readonly SpeedSummary[] | null = null): RunResults {
-  const report = buildReport({ rows: run.rows, manifests: [run.manifest], generatedAt, toolVersion, maxDetailChars: 300, ...(speedRun ? { speed: speedRun } : {}) });
+  const report = buildReport({ rows: run.rows, manifests: [run.manifest], stops: run.stopped, generatedAt, toolVersion, maxDetailChars: 300, ...(speedRun ? { speed: speedRun } : {}) });
   const categories: CategoryChart[] = report.categories.map((category) => ({
     category,
     bars: report.models.map((m) => {

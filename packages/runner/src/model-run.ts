@@ -7,6 +7,7 @@ import type { ModelOutcome, RunEvent } from './events';
 import { verifyModeOf } from './guard';
 import type { PlannedModel } from './plan';
 import { preflight } from './preflight';
+import type { EndpointErrorClass } from './retry';
 import { sentBudget } from './case-run';
 import type { RunLog } from './storage';
 import type { RunRow, StopReason } from './storage-types';
@@ -14,6 +15,13 @@ import { hexId, type HeldLease, type ResolvedWorld } from './world';
 
 /** A model is stopped after this many endpoint failures in a row; other models go on. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
+
+/** A stop caused by an endpoint fault says which: nothing answering, or a stall; other faults keep `fallback`. */
+export function stopReasonOf(errorClass: EndpointErrorClass | null, fallback: StopReason): StopReason {
+  if (errorClass === 'unreachable') return 'endpoint-down';
+  if (errorClass === 'stall') return 'stalled';
+  return fallback;
+}
 
 export interface ModelRunShared {
   runId: string;
@@ -102,7 +110,7 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
       message: check.message,
     });
     if (!check.ok) {
-      await stop(controller.signal.aborted ? 'stopped' : check.wrongModel ? 'wrong-model' : 'preflight-failed', check.message);
+      await stop(controller.signal.aborted ? 'stopped' : check.wrongModel ? 'wrong-model' : stopReasonOf(check.errorClass, 'preflight-failed'), check.message);
       return outcome;
     }
     if (contextLength === null && planned.todo.some((t) => t.planned.min_context !== null)) {
@@ -167,7 +175,8 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
           if (result.endpointFailure) {
             consecutive += 1;
             if (consecutive >= MAX_CONSECUTIVE_FAILURES) {
-              await stop('endpoint-failures', `${consecutive} requests in a row failed; last: ${result.row.error_message ?? result.row.grade.reason}`);
+              const last = result.failure?.errorClass ?? null;
+              await stop(stopReasonOf(last, 'endpoint-failures'), `${consecutive} cases in a row failed (last: ${last ?? 'error'}): ${result.row.error_message ?? result.row.grade.reason}`);
             }
           } else if (result.row.grade.status !== 'skipped') consecutive = 0;
         }),

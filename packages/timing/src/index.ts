@@ -36,6 +36,7 @@ export type {
   ServerTimings,
   StreamChatOptions,
   TimedCompletion,
+  StreamIntegrity,
   TimedStream,
   TimingEvent,
   TimingTimeouts,
