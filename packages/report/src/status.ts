@@ -89,15 +89,15 @@ export function statusLine(model: string, s: ModelStatus): string {
   const head = s.stop ? `${model}: stopped (${s.stop.reason}): ${s.stop.message}` : `${model}: ${s.not_run > 0 ? 'incomplete' : 'complete'}`;
   const parts = [`ran ${s.ran} of ${s.planned} cases${s.not_run > 0 ? `, ${s.not_run} not run` : ''}`];
   const a = s.attempts;
-  if (a.retries > 0) parts.push(`${a.retries} retr${a.retries === 1 ? 'y' : 'ies'} (${counted(a.faults)}), waited ${a.wait_s.toFixed(1)} s`);
-  else if (Object.keys(a.faults).length > 0) parts.push(`faults: ${counted(a.faults)}`);
+  if (a.retries > 0) parts.push(`${a.retries} retr${a.retries === 1 ? 'y' : 'ies'}, waited ${a.wait_s.toFixed(1)} s`);
+  if (Object.keys(a.faults).length > 0) parts.push(`faults met: ${counted(a.faults)}`);
   if (Object.keys(a.failed).length > 0) parts.push(`not graded (request failed): ${counted(a.failed)}`);
   if (a.dropped_events > 0) parts.push(`${a.dropped_events} stream event(s) dropped`);
   return `${head} — ${parts.join('; ')}`;
 }
 
 /** The model-status table every form shows: one row per model of the runs. */
-export const STATUS_COLUMNS = ['Model', 'Status', 'Stop reason', 'Not run', 'Retries', 'Not graded (request failed)', 'Why'] as const;
+export const STATUS_COLUMNS = ['Model', 'Status', 'Stop reason', 'Not run', 'Retries', 'Faults met', 'Not graded (request failed)', 'Why'] as const;
 
 export function statusTableRows(models: readonly { model: string; status: ModelStatus }[]): string[][] {
   return models.map(({ model, status: s }) => [
@@ -105,7 +105,8 @@ export function statusTableRows(models: readonly { model: string; status: ModelS
     s.stop ? 'stopped' : s.not_run > 0 ? 'incomplete' : 'complete',
     s.stop?.reason ?? '—',
     `${s.not_run} of ${s.planned}`,
-    s.attempts.retries > 0 ? `${s.attempts.retries} (${counted(s.attempts.faults)}; waited ${s.attempts.wait_s.toFixed(1)} s)` : '0',
+    s.attempts.retries > 0 ? `${s.attempts.retries} (waited ${s.attempts.wait_s.toFixed(1)} s)` : '0',
+    Object.keys(s.attempts.faults).length > 0 ? counted(s.attempts.faults) : '—',
     Object.keys(s.attempts.failed).length > 0 ? counted(s.attempts.failed) : '0',
     s.stop?.message ?? '—',
   ]);
