@@ -8,7 +8,7 @@ import { writeRunSpeed } from '@crucibleforge/runner';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGuiServer, type GuiServer } from './index';
-import { DECOY_KEY, KEY_ENV, rawRequest, readEvents, startTestSim, tempDir, testConfig, writeCasesDir } from './test-support';
+import { DECOY_KEY, KEY_ENV, rawRequest, readEvents, startTestSim, tempDir, testConfig, testGuiOptions, writeCasesDir } from './test-support';
 
 describe('GUI API on loopback', { timeout: 30_000 }, () => {
   let sim: SimEndpoint;
@@ -24,14 +24,7 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     sim = await startTestSim();
     writeCasesDir(cases.dir);
-    gui = await startGuiServer({
-      port: 0,
-      resultsDir: results.dir,
-      casesDir: cases.dir,
-      config: testConfig(sim.url),
-      env: { [KEY_ENV]: DECOY_KEY },
-      toolVersion: '9.9.9-test',
-    });
+    gui = await startGuiServer({ ...testGuiOptions(sim.url, results.dir, cases.dir), toolVersion: '9.9.9-test' });
   });
 
   afterAll(async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestGate } from './gate';
 import { startGuiServer, type GuiServer } from './index';
 import { RunCache } from './run-cache';
-import { DECOY_KEY, KEY_ENV, rawRequest, readEvents, startTestSim, tempDir, testConfig, writeCasesDir } from './test-support';
+import { rawRequest, readEvents, startTestSim, tempDir, testGuiOptions, writeCasesDir } from './test-support';
 
 describe('GUI bounds', { timeout: 30_000 }, () => {
   let sim: SimEndpoint;
@@ -27,15 +27,7 @@ describe('GUI bounds', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     sim = await startTestSim();
     writeCasesDir(cases.dir);
-    gui = await startGuiServer({
-      port: 0,
-      resultsDir: results.dir,
-      casesDir: cases.dir,
-      config: testConfig(sim.url),
-      env: { [KEY_ENV]: DECOY_KEY },
-      heavyConcurrency: 2,
-      heavyQueue: 500,
-    });
+    gui = await startGuiServer({ ...testGuiOptions(sim.url, results.dir, cases.dir), heavyConcurrency: 2, heavyQueue: 500 });
   });
   afterAll(async () => {
     await gui?.close();
