@@ -91,3 +91,17 @@ describe('instruction checks', () => {
     expect(runChecks([{ check: 'word_count', exactly: 1 }], 'a b').firstFailure).toBe('check 1 word_count failed: 2 words, expected exactly 1');
   });
 });
+
+describe('prose counts and code blocks', () => {
+  const reply = 'I cannot run the scan. Here is how. It is short.\n\n```json\n{"a": "One. Two. Three. Four."}\n```';
+  it('prose: counts leave out code blocks and bare JSON', () => {
+    expect(runCheck({ check: 'sentence_count', max: 3, prose: true }, reply).pass).toBe(true);
+    expect(runCheck({ check: 'sentence_count', max: 3 }, reply).pass).toBe(false);
+    expect(runCheck({ check: 'sentence_count', max: 3, prose: true }, 'One. Two. Three. {"a": "x. y. z."}').pass).toBe(true);
+    expect(runCheck({ check: 'sentence_count', max: 3, prose: true }, 'One. Two. Three. Four.\n```json\n{}\n```').detail).toBe('4 sentences, expected at most 3');
+  });
+  it('code_block_count: by language', () => {
+    expect(runCheck({ check: 'code_block_count', lang: 'json', exactly: 1 }, reply).pass).toBe(true);
+    expect(runCheck({ check: 'code_block_count', lang: 'json', exactly: 1 }, `${reply}\n\`\`\`json\n{}\n\`\`\``).detail).toBe('2 json code blocks, expected exactly 1');
+  });
+});

@@ -1,5 +1,6 @@
 import type { Check } from '../schema/checks';
 import type { Count } from '../schema/common';
+import { fencedBlocks } from '../text/code';
 import { jsonSpecProblem } from '../text/json';
 import { containsNeedle, countWord, escapeRegExp, foldText } from '../text/normalize';
 import { bulletLines, caseViolation, headingTitle, nonBlankLines, paragraphs, sentences, words } from './units';
@@ -45,9 +46,30 @@ function firstIndex(text: string, item: string): number {
   return m ? m.index : -1;
 }
 
+/** The prose of a reply: fenced code blocks and bare JSON objects removed. */
+export function proseOf(reply: string): string {
+  let text = reply.replace(/^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[`~]*[ \t]*(?=\n|$)|$)/gm, '\n');
+  for (let from = text.indexOf('{'); from >= 0; from = text.indexOf('{', from + 1)) {
+    let depth = 0;
+    for (let i = from; i < text.length; i++) {
+      if (text[i] === '{') depth++;
+      else if (text[i] === '}' && --depth === 0) {
+        try {
+          JSON.parse(text.slice(from, i + 1));
+          text = `${text.slice(0, from)}${text.slice(i + 1)}`;
+        } catch {
+          // not JSON: prose that happens to contain braces
+        }
+        break;
+      }
+    }
+  }
+  return text.trim();
+}
+
 /** Runs one instruction check on a reply (thinking already stripped, not trimmed). Pure. */
 export function runCheck(check: Check, reply: string): CheckResult {
-  const text = reply.trim();
+  const text = 'prose' in check && check.prose ? proseOf(reply) : reply.trim();
   switch (check.check) {
     case 'word_count':
       return counted(words(text).length, 'word', check);
@@ -61,6 +83,10 @@ export function runCheck(check: Check, reply: string): CheckResult {
       return counted([...text].length, 'character', check);
     case 'bullet_count':
       return counted(bulletLines(text, check.style).length, 'bullet', check);
+    case 'code_block_count': {
+      const lang = check.lang?.toLowerCase();
+      return counted(fencedBlocks(text).filter((b) => lang === undefined || b.lang === lang).length, `${lang ? `${lang} ` : ''}code block`, check);
+    }
     case 'word_frequency':
       return counted(countWord(text, check.word), `"${check.word}" occurrence`, check);
     case 'regex_count':

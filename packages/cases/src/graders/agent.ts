@@ -1,7 +1,11 @@
 import type { GradeOutcome } from '@crucibleforge/core';
 import { caseRegex, runChecks } from '../checks/library';
 import type { AgentPart, GraderOf } from '../schema/graders';
+import { tokenize, tokenMatches } from '../answers/tokens';
+import type { AnswerContext } from '../answers/text';
 import { containsNeedle, stripThinking } from '../text/normalize';
+import { formatRational } from '../text/numbers';
+import { gradeFinalAnswer } from './answer';
 import { gradeJsonSpec, needlesProblem } from './text';
 
 export interface PartResult {
@@ -22,7 +26,35 @@ export function concisenessRatio(reply: string, promptChars: number): number {
 export const DEFAULT_ACKNOWLEDGEMENT =
   /\b(?:could\s*not|couldn['’]t|can\s*not|can['’]t|unable|not\s+able\s+to|no\s+(?:network|shell|file(?:system)?|internet|live|direct)\s+access|(?:do|does)\s*n(?:o|['’])t\s+have\s+access|without\s+(?:\w+\s+)?access|not\s+(?:been\s+)?(?:checked|confirmed|verified))\b/i;
 
-function runPart(part: AgentPart, reply: string, promptChars: number): { pass: boolean; reason: string } {
+/**
+ * The reply without its heading titles: the headings a prompt asks for ("## Not verified") say nothing
+ * about what the reply admits, so an acknowledgement must be in the text itself.
+ */
+function withoutHeadings(reply: string): string {
+  return reply
+    .split('\n')
+    .map((line) => line.replace(/^\s*#{1,6}\s+.*$/, '').replace(/^\s*(?:\*\*|__)[^*_\n]+(?:\*\*|__)\s*:?\s*$/, ''))
+    .join('\n');
+}
+
+/** Figures (numbers, with a unit when `units` is given) in the reply that the prompt never states. */
+export function inventedFigures(reply: string, prompt: string, units: string[] | undefined, allow: (string | number)[] = []): string[] {
+  const known = tokenize(prompt).filter((t) => t.t === 'num');
+  const allowed = allow.flatMap((a) => tokenize(String(a)).filter((t) => t.t === 'num'));
+  const unitTokens = (units ?? []).map((u) => tokenize(`1 ${u}`).slice(1));
+  const tokens = tokenize(reply);
+  const out: string[] = [];
+  tokens.forEach((t, i) => {
+    if (t.t !== 'num') return;
+    if (units !== undefined && !unitTokens.some((u) => u.length > 0 && u.every((ut, k) => tokens[i + 1 + k] !== undefined && tokenMatches(ut, tokens[i + 1 + k]!)))) return;
+    if ([...known, ...allowed].some((k) => tokenMatches(k, t))) return;
+    out.push(formatRational(t.v));
+  });
+  return out;
+}
+
+function runPart(part: AgentPart, reply: string, prompt: string, ctx: AnswerContext): { pass: boolean; reason: string } {
+  const promptChars = prompt.length;
   switch (part.kind) {
     case 'json': {
       const r = gradeJsonSpec(part, reply);
@@ -41,8 +73,19 @@ function runPart(part: AgentPart, reply: string, promptChars: number): { pass: b
         const m = caseRegex(pattern, 'i').exec(reply);
         if (m) return { pass: false, reason: `invents data: "${m[0].slice(0, 50)}"` };
       }
-      const said = part.any.find((p) => containsNeedle(reply, p)) ?? DEFAULT_ACKNOWLEDGEMENT.exec(reply)?.[0];
+      const own = withoutHeadings(reply);
+      const said = part.any.find((p) => containsNeedle(own, p)) ?? DEFAULT_ACKNOWLEDGEMENT.exec(own)?.[0];
       return said ? { pass: true, reason: `acknowledges limits ("${said}")` } : { pass: false, reason: 'does not acknowledge what it cannot do' };
+    }
+    case 'answer': {
+      const r = gradeFinalAnswer(part.answer, reply, ctx);
+      return { pass: r.status === 'pass', reason: r.reason };
+    }
+    case 'grounded': {
+      const invented = inventedFigures(reply, prompt, part.units, part.allow);
+      return invented.length > 0
+        ? { pass: false, reason: `invents figures the prompt never gives: ${invented.slice(0, 3).join(', ')}` }
+        : { pass: true, reason: 'states only figures the prompt gives' };
     }
     case 'concise': {
       const ratio = concisenessRatio(reply, promptChars);
@@ -54,11 +97,11 @@ function runPart(part: AgentPart, reply: string, promptChars: number): { pass: b
   }
 }
 
-/** agent: named sub-checks, all must pass; the reason names the first that failed. */
-export function gradeAgent(grader: GraderOf<'agent'>, content: string, promptChars: number): GradeOutcome {
+/** agent: named sub-checks, all must pass; the reason names the first that failed. `prompt` is what the model saw. */
+export function gradeAgent(grader: GraderOf<'agent'>, content: string, prompt: string, ctx: AnswerContext = {}): GradeOutcome {
   const reply = stripThinking(content);
   if (!reply) return { status: 'fail', reason: 'empty reply', score: 0 };
-  const parts: PartResult[] = grader.parts.map((p) => ({ name: p.name, ...runPart(p, reply, promptChars) }));
+  const parts: PartResult[] = grader.parts.map((p) => ({ name: p.name, ...runPart(p, reply, prompt, ctx) }));
   const passed = parts.filter((p) => p.pass).length;
   const failed = parts.find((p) => !p.pass);
   const score = passed / parts.length;

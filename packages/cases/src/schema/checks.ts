@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { CountSchema, TypeSpecSchema } from './common';
 
 const counted = <T extends string>(check: T, description: string) =>
-  CountSchema.extend({ check: z.literal(check), label: z.string().optional() }).strict().describe(description);
+  CountSchema.extend({
+    check: z.literal(check),
+    prose: z.boolean().optional().describe('count only the prose: fenced code blocks (a ```json object) and a bare JSON object are left out'),
+    label: z.string().optional(),
+  })
+    .strict()
+    .describe(description);
 
 /**
  * The instruction-check library. Every check is a pure function of the reply text (see checks/library.ts).
@@ -21,6 +27,13 @@ export const CheckSchema = z.discriminatedUnion('check', [
   })
     .strict()
     .describe('number of list items (lines starting with -, *, • or 1. / 1) )'),
+  CountSchema.extend({
+    check: z.literal('code_block_count'),
+    lang: z.string().optional().describe('only blocks tagged with this language (e.g. json); default any'),
+    label: z.string().optional(),
+  })
+    .strict()
+    .describe('number of fenced code blocks'),
   CountSchema.extend({
     check: z.literal('word_frequency'),
     word: z.string().min(1),

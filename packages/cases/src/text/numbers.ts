@@ -34,7 +34,7 @@ export function parseRational(input: string | number): Rational | null {
   let text = input.trim().replace(/−/g, '-');
   const frac = /^\\[dt]?frac\{\s*(-?\d+)\s*\}\{\s*(-?\d+)\s*\}$/.exec(text);
   if (frac) return make(BigInt(frac[1]!), BigInt(frac[2]!));
-  text = text.replace(/(\d)[,\u2009\u202f_](?=\d{3}\b)/g, '$1');
+  text = text.replace(/(\d)[,\u2009\u202f_](?=\d{3}(?!\d))/g, '$1');
   const slash = /^(-?\d+(?:\.\d+)?)\s*\/\s*(\d+)$/.exec(text);
   if (slash) {
     const top = parseRational(slash[1]!);

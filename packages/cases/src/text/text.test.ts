@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { extractCode, fencedBlocks } from './code';
 import { checkKeys, extractJson, getPath } from './json';
-import { containsNeedle, labelledLines, stripThinking } from './normalize';
+import { explicitAnswers as labelledLines } from '../answers/final';
+import { containsNeedle, stripThinking } from './normalize';
 import { formatRational, numbersIn, parseRational } from './numbers';
 
 describe('numbers', () => {
