@@ -9,6 +9,13 @@ import { gradeToolCalls } from './graders/tool-calls';
 import { stripThinking } from './text/normalize';
 import type { ConcreteCase, GradeContext, GradeInput } from './types';
 
+/**
+ * Version of the graders: recorded in every result row, and beside every re-grade (`crucibleforge
+ * regrade`). Bump it whenever any grader would read some reply differently. graders/1 is what graded rows
+ * before versions were recorded; graders/2 reads answers as typed values (answers/*).
+ */
+export const GRADER_VERSION = 'graders/2';
+
 const noReference = (what: string): GradeOutcome => ({ status: 'error', reason: `the case has no reference ${what}` });
 
 /** What the answer extractors may know of the question: the prompt without a long-context haystack. */

@@ -32,7 +32,7 @@ export type { NextStep } from './conversation';
 export { referenceText, referenceTurn, referenceTranscript } from './reference';
 
 // Grading
-export { grade } from './grade';
+export { grade, GRADER_VERSION } from './grade';
 export { gradeCode, interpretHarness, runCodeTests, buildHarness, DEFAULT_CODE_TIMEOUT_MS } from './graders/code';
 export { gradeNumber, gradeExact, gradeChoice, gradeAssignments } from './graders/answer';
 export { extractAnswer } from './answers/index';
