@@ -100,8 +100,8 @@ export function runCheck(check: Check, reply: string): CheckResult {
       return hit ? bad(`forbidden word "${hit}" used`) : ok('no forbidden word');
     }
     case 'required_words': {
-      const miss = check.words.find((w) => !containsNeedle(text, w));
-      return miss ? bad(`required word "${miss}" missing`) : ok('all required words present');
+      const miss = check.words.find((w) => (Array.isArray(w) ? !w.some((x) => containsNeedle(text, x)) : !containsNeedle(text, w)));
+      return miss ? bad(`required word ${Array.isArray(miss) ? miss.map((m) => `"${m}"`).join(' or ') : `"${miss}"`} missing`) : ok('all required words present');
     }
     case 'forbidden_letters': {
       const letters = [...check.letters.toLowerCase()];

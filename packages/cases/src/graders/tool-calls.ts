@@ -5,6 +5,7 @@ import type { GradeInput } from '../types';
 import { stripThinking } from '../text/normalize';
 import type { AnswerContext } from '../answers/text';
 import { gradeFinalAnswer } from './answer';
+import { countProblem, runChecks } from '../checks/library';
 import { needlesProblem } from './text';
 import { callProblem, describeCall, parseArguments, type ParsedCall } from './tool-matchers';
 
@@ -91,6 +92,11 @@ export function gradeToolCalls(grader: GraderOf<'tool_calls'>, input: GradeInput
   if (grader.max_calls !== undefined && all.length > grader.max_calls) {
     return fail(`${all.length} calls, expected at most ${grader.max_calls}`);
   }
+  for (const [name, count] of Object.entries(grader.counts ?? {})) {
+    const n = all.filter((c) => c.call.name === name).length;
+    const problem = countProblem(n, count);
+    if (problem) return fail(`${n} call${n === 1 ? '' : 's'} of ${name}, ${problem}`);
+  }
   const expected = grader.calls ?? [];
   if (expected.length > 0) {
     let matched: Located[] | null = null;
@@ -125,6 +131,12 @@ export function gradeToolCalls(grader: GraderOf<'tool_calls'>, input: GradeInput
       const typed = gradeFinalAnswer(grader.final_answer, text, ctx);
       if (typed.status !== 'pass') return fail(`final answer: ${typed.reason}`);
     }
+  }
+  if (grader.answer_checks) {
+    const text = stripThinking(turns[turns.length - 1]!.content);
+    if (!text) return fail('no final answer to check');
+    const r = runChecks(grader.answer_checks, text);
+    if (r.firstFailure) return fail(`final answer: ${r.firstFailure}`);
   }
   const n = all.length;
   return { status: 'pass', reason: expected.length > 0 ? `${expected.length} expected call${expected.length === 1 ? '' : 's'} made (${n} in all)` : n === 0 ? 'no tool call, as expected' : 'no forbidden call', score: 1, details };

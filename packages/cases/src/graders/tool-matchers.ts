@@ -1,5 +1,7 @@
 import type { ArgMatcher, CallMatcher } from '../schema/common';
 import { getPath, jsonEqual } from '../text/json';
+import { countProblem } from '../checks/library';
+import { sentences, words } from '../checks/units';
 import { containsNeedle } from '../text/normalize';
 
 export interface ParsedCall {
@@ -111,6 +113,19 @@ export function argProblem(matcher: ArgMatcher, present: boolean, value: unknown
   if ('length' in matcher) {
     const len = Array.isArray(value) || typeof value === 'string' ? value.length : null;
     return len === matcher.length ? null : `expected length ${matcher.length}, got ${len ?? show(value)}`;
+  }
+  if ('sentences' in matcher || 'words' in matcher) {
+    if (typeof value !== 'string') return `expected a text, got ${show(value)}`;
+    const [n, unit, count] = 'sentences' in matcher ? [sentences(value).length, 'sentence', matcher.sentences] : [words(value).length, 'word', matcher.words];
+    const problem = countProblem(n, count);
+    return problem ? `${n} ${unit}${n === 1 ? '' : 's'}, ${problem}` : null;
+  }
+  if ('all' in matcher) {
+    for (const m of matcher.all) {
+      const p = argProblem(m, present, value);
+      if (p) return p;
+    }
+    return null;
   }
   if ('some' in matcher) {
     if (!Array.isArray(value)) return `expected an array, got ${show(value)}`;

@@ -59,7 +59,13 @@ export const CheckSchema = z.discriminatedUnion('check', [
     .strict()
     .describe('every letter in this case; digits and symbols ignored'),
   z.object({ check: z.literal('forbidden_words'), words: z.array(z.string()).min(1), label: z.string().optional() }).strict(),
-  z.object({ check: z.literal('required_words'), words: z.array(z.string()).min(1), label: z.string().optional() }).strict(),
+  z
+    .object({
+      check: z.literal('required_words'),
+      words: z.array(z.union([z.string(), z.array(z.string()).min(1)])).min(1).describe('each must appear; a list inside means any one of those ("twice" or "two times")'),
+      label: z.string().optional(),
+    })
+    .strict(),
   z
     .object({ check: z.literal('forbidden_letters'), letters: z.string().min(1), label: z.string().optional() })
     .strict()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CheckSchema } from './checks';
-import { CallMatcherSchema, LanguageSchema, NeedlesSchema, TypeSpecSchema } from './common';
+import { CallMatcherSchema, CountSchema, LanguageSchema, NeedlesSchema, TypeSpecSchema } from './common';
 
 const Label = z.string().min(1).optional().describe('the answer label the prompt asks for (default "Answer")');
 
@@ -140,6 +140,11 @@ export const ToolCallsGraderSchema = z
       .describe('a call to a tool that is not offered (a fabricated tool) fails (forbid, the default) or is ignored (allow)'),
     answer: NeedlesSchema.optional().describe('needles on the final assistant text (the text of the last turn; without a tool_script, the text sent with the calls)'),
     final_answer: FinalAnswerSchema.optional(),
+    answer_checks: z.array(CheckSchema).min(1).optional().describe('instruction checks on the final assistant text (its length, sentences, order, format)'),
+    counts: z
+      .record(z.string(), CountSchema)
+      .optional()
+      .describe('tool name → how many calls of it the whole transcript may hold ("post one comment": {comment_on_pr: {exactly: 1}})'),
   })
   .strict();
 
