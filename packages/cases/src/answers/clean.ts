@@ -26,7 +26,7 @@ export function cleanValue(value: string): string {
     .replace(/\\%/g, '%')
     .replace(/\\\(|\\\)|\\\[|\\\]|\$+/g, '')
     .replace(/\*\*|__|`+/g, '')
-    .replace(/^[\s>*_-]+/, '')
+    .replace(/^(?:\s|>|[*_]+|[-•](?=\s))+/, '')
     .replace(/[*_]+$/, '')
     .trim();
   v = v.replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/g, '').trim();

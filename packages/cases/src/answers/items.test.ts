@@ -134,3 +134,10 @@ describe('mappings name → value', () => {
     expect(extractAnswer({ kind: 'mapping', keys: ['Lio', 'Mae'], values: ['knight', 'knave'] }, 'Answer:\nLio: knight\nMae: knave')).toMatchObject({ ok: true, value: { Lio: 'knight', Mae: 'knave' } });
   });
 });
+
+describe('number lists keep their signs', () => {
+  it('a longitude without its minus sign is wrong', () => {
+    expect(exact({ kind: 'list', normaliser: 'number' }, '57.1482, -2.0941', 'Answer: 57.1482, -2.0941').status).toBe('pass');
+    expect(exact({ kind: 'list', normaliser: 'number' }, '57.1482, -2.0941', 'Answer: 57.1482, 2.0941').status).toBe('fail');
+  });
+});

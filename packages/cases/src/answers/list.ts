@@ -66,7 +66,9 @@ export function extractList(block: string, spec: ListSpec, expected: string[], c
   if (n !== 'fold' && n !== 'exact') {
     // codes, times, numbers: words around them are noise; spaces separate items
     const tokens = raw.flatMap((r) => (n === 'time' ? [r] : r.split(/\s+/)));
-    raw = tokens.filter((t) => shaped(t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''), n)).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
+    // trim punctuation around each token (a number keeps its sign)
+    const trim = (t: string) => t.replace(n === 'number' ? /^[^\p{L}\p{N}+\-−]+|[^\p{L}\p{N}]+$/gu : /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    raw = tokens.map(trim).filter((t) => shaped(t, n));
   } else {
     raw = raw
       .map((item) => {

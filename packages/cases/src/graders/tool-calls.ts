@@ -4,6 +4,7 @@ import type { GraderOf } from '../schema/graders';
 import type { GradeInput } from '../types';
 import { stripThinking } from '../text/normalize';
 import type { AnswerContext } from '../answers/text';
+import { inventedFigures } from './agent';
 import { gradeFinalAnswer } from './answer';
 import { countProblem, runChecks } from '../checks/library';
 import { needlesProblem } from './text';
@@ -131,6 +132,12 @@ export function gradeToolCalls(grader: GraderOf<'tool_calls'>, input: GradeInput
       const typed = gradeFinalAnswer(grader.final_answer, text, ctx);
       if (typed.status !== 'pass') return fail(`final answer: ${typed.reason}`);
     }
+  }
+  if (grader.grounded) {
+    const last = turns[turns.length - 1]!;
+    const given = [ctx.question ?? '', ...(input.transcript ?? []).filter((m) => m.role === 'tool').map((m) => m.content ?? ''), ...all.map((c) => c.call.raw)].join('\n');
+    const invented = inventedFigures(stripThinking(last.content), given, grader.grounded.units, grader.grounded.allow);
+    if (invented.length > 0) return fail(`final answer: states figures nothing gave it: ${invented.slice(0, 3).join(', ')}`);
   }
   if (grader.answer_checks) {
     const text = stripThinking(turns[turns.length - 1]!.content);

@@ -114,9 +114,14 @@ export function argProblem(matcher: ArgMatcher, present: boolean, value: unknown
     const len = Array.isArray(value) || typeof value === 'string' ? value.length : null;
     return len === matcher.length ? null : `expected length ${matcher.length}, got ${len ?? show(value)}`;
   }
-  if ('sentences' in matcher || 'words' in matcher) {
+  if ('sentences' in matcher || 'words' in matcher || 'lines' in matcher) {
     if (typeof value !== 'string') return `expected a text, got ${show(value)}`;
-    const [n, unit, count] = 'sentences' in matcher ? [sentences(value).length, 'sentence', matcher.sentences] : [words(value).length, 'word', matcher.words];
+    const [n, unit, count] =
+      'sentences' in matcher
+        ? [sentences(value).length, 'sentence', matcher.sentences]
+        : 'words' in matcher
+          ? [words(value).length, 'word', matcher.words]
+          : [value.split('\n').filter((l) => l.trim() !== '').length, 'line', matcher.lines];
     const problem = countProblem(n, count);
     return problem ? `${n} ${unit}${n === 1 ? '' : 's'}, ${problem}` : null;
   }

@@ -56,6 +56,7 @@ export type ArgMatcher =
   | { length: number }
   | { sentences: Count }
   | { words: Count }
+  | { lines: Count }
   | { all: ArgMatcher[] }
   | { present: true }
   | { absent: true }
@@ -83,6 +84,7 @@ export const ArgMatcherSchema: z.ZodType<ArgMatcher> = z.lazy(() =>
     z.object({ length: z.int().min(0) }).strict().describe('an array or string of this length'),
     z.object({ sentences: CountSchema }).strict().describe('a text of this many sentences (counted as the sentence_count check does)'),
     z.object({ words: CountSchema }).strict().describe('a text of this many words (counted as the word_count check does)'),
+    z.object({ lines: CountSchema }).strict().describe('a text of this many non-blank lines'),
     z.object({ all: z.array(ArgMatcherSchema).min(1) }).strict().describe('every one of these matchers holds (a regex and a sentence count on one argument)'),
     z.object({ present: z.literal(true) }).strict().describe('present with any value'),
     z.object({ absent: z.literal(true) }).strict().describe('must not be present'),

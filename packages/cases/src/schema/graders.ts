@@ -72,6 +72,17 @@ export const ChoiceGraderSchema = z
   .object({ type: z.literal('choice'), label: Label, options: z.array(z.string().min(1)).min(2) })
   .strict();
 
+/** Figures a reply states must be given somewhere (prompt, tool results, call arguments) or be allowed. */
+export const GroundedSchema = z
+  .object({
+    units: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('only figures with one of these units count ("%", "ms", "GB"; default: every number)'),
+    allow: z.array(z.union([z.string(), z.number()])).optional().describe('figures a reply may state although nothing gives them (computed ones)'),
+  })
+  .strict();
+
 /** A typed final answer inside a tool or agent case: read as the number and exact graders read theirs. */
 export const FinalAnswerSchema = z
   .object({
@@ -141,6 +152,7 @@ export const ToolCallsGraderSchema = z
     answer: NeedlesSchema.optional().describe('needles on the final assistant text (the text of the last turn; without a tool_script, the text sent with the calls)'),
     final_answer: FinalAnswerSchema.optional(),
     answer_checks: z.array(CheckSchema).min(1).optional().describe('instruction checks on the final assistant text (its length, sentences, order, format)'),
+    grounded: GroundedSchema.optional().describe('figures in the final text must come from the prompt, a tool result or the arguments the model sent (an invented result fails)'),
     counts: z
       .record(z.string(), CountSchema)
       .optional()
@@ -168,13 +180,7 @@ export const AgentPartSchema = z.discriminatedUnion('kind', [
     forbid_patterns: z.array(z.string()).optional().describe('JS regexes that betray invented data'),
   }),
   part('answer', { answer: FinalAnswerSchema }),
-  part('grounded', {
-    units: z
-      .array(z.string().min(1))
-      .optional()
-      .describe('only figures with one of these units count ("%", "ms", "GB"; default: every number)'),
-    allow: z.array(z.union([z.string(), z.number()])).optional().describe('figures a reply may state although the prompt does not (computed ones)'),
-  }),
+  part('grounded', GroundedSchema.shape),
   part('concise', {
     max_ratio: z.number().positive().describe('reply characters ÷ prompt characters at most; above it the verdict is VERBOSE'),
   }),
