@@ -141,3 +141,18 @@ describe('number lists keep their signs', () => {
     expect(exact({ kind: 'list', normaliser: 'number' }, '57.1482, -2.0941', 'Answer: 57.1482, 2.0941').status).toBe('fail');
   });
 });
+
+describe('letter lists', () => {
+  const key = (reply: string) => exact({ kind: 'list', normaliser: 'letter' }, 'BACBCC', reply).status;
+  it('an answer key written together, spaced, numbered or with commas', () => {
+    for (const reply of ['Answer: BACBCC', 'Answer: B A C B C C', 'Answer: B, A, C, B, C, C', 'Answer: 1. B 2. A 3. C 4. B 5. C 6. C', 'Answer: **BACBCC**', 'Answer:\n1) B\n2) A\n3) C\n4) B\n5) C\n6) C'])
+      expect(key(reply), reply).toBe('pass');
+    expect(key('Answer: BACBCA')).toBe('fail');
+    expect(key('Answer: BACBC')).toBe('fail');
+  });
+  it('fold writes clock times one way', () => {
+    expect(exact({}, 'Monday 9:00', 'Answer: Monday 09:00').status).toBe('pass');
+    expect(exact({}, 'Monday 9:00', 'Answer: monday 9.00').status).toBe('pass');
+    expect(exact({}, 'Monday 9:00', 'Answer: Monday 19:00').status).toBe('fail');
+  });
+});

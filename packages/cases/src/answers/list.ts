@@ -39,6 +39,7 @@ export function answerBlock(final: FinalAnswer): string {
 /** Whether a raw token looks like an item of a "shaped" kind (codes, letters, bit rows, numbers, times). */
 function shaped(token: string, n: Normaliser): boolean {
   if (n === 'code') return /\d/.test(token) || /^[A-Z]{1,3}$/.test(token);
+  if (n === 'letter') return /^[A-Z]$/.test(token);
   return normaliseItem(token, n) !== null;
 }
 
@@ -68,15 +69,19 @@ export function extractList(block: string, spec: ListSpec, expected: string[], c
     const tokens = raw.flatMap((r) => (n === 'time' ? [r] : r.split(/\s+/)));
     // trim punctuation around each token (a number keeps its sign)
     const trim = (t: string) => t.replace(n === 'number' ? /^[^\p{L}\p{N}+\-−]+|[^\p{L}\p{N}]+$/gu : /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-    raw = tokens.map(trim).filter((t) => shaped(t, n));
+    raw = tokens
+      .map(trim)
+      .flatMap((t) => (n === 'letter' && /^[A-Z]{2,}$/.test(t) ? [...t] : [t]))
+      .filter((t) => shaped(t, n));
   } else {
     raw = raw
       .map((item) => {
         const words = item.split(/\s+/);
         let i = 0;
         let j = words.length;
-        while (i < j && foldWords(words[i]!).every((w) => isAffix(w, affixes))) i++;
-        while (j > i && foldWords(words[j - 1]!).every((w) => isAffix(w, affixes))) j--;
+        // strip harmless words around the item, never its last word ("draw" stays "draw")
+        while (i < j - 1 && foldWords(words[i]!).every((w) => isAffix(w, affixes))) i++;
+        while (j > i + 1 && foldWords(words[j - 1]!).every((w) => isAffix(w, affixes))) j--;
         return words.slice(i, j).join(' ');
       })
       .filter(Boolean);

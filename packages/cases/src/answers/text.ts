@@ -9,9 +9,11 @@ import { tokenize } from './tokens';
  * - `code`: only letters and digits count, any case (`7Q-8814` = `7q 8814`; lot codes, badge codes, bit rows);
  * - `time`: a clock time (`9:27` = `09:27` = `9.27 am`; `9:27 pm` = `21:27`);
  * - `number`: a number (`1,234` = `1234`, `3/4` = `0.75`);
+ * - `letter`: one capital letter (`B`, `(B)`, `**B**`); in a list, other tokens (question numbers) are noise;
  * - `exact`: case-sensitive after trimming and collapsing spaces.
+ * `fold` also writes clock times one way (`Monday 9:00` = `Monday 09:00`).
  */
-export type Normaliser = 'fold' | 'code' | 'time' | 'number' | 'exact';
+export type Normaliser = 'fold' | 'code' | 'time' | 'number' | 'letter' | 'exact';
 
 /** What an extractor knows about the question: its text (words a harmless prefix may repeat). */
 export interface AnswerContext {
@@ -33,7 +35,11 @@ export function normaliseItem(item: string, n: Normaliser): string | null {
   const v = item.trim();
   switch (n) {
     case 'fold':
-      return foldWords(v).join(' ') || null;
+      return foldWords(v.replace(/(?<![\d:.])(\d{1,2})[:.](\d{2})(?![\d:])/g, (_, h: string, m: string) => `${h.padStart(2, '0')}:${m}`)).join(' ') || null;
+    case 'letter': {
+      const m = /^[(\[*_`"']*([A-Za-z])[)\].*_`"':]*$/.exec(v);
+      return m ? m[1]!.toUpperCase() : null;
+    }
     case 'exact':
       return v.replace(/\s+/g, ' ') || null;
     case 'code':

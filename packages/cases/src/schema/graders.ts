@@ -50,8 +50,8 @@ export const NumberGraderSchema = z
   .strict();
 
 export const NormaliserSchema = z
-  .enum(['fold', 'code', 'time', 'number', 'exact'])
-  .describe('fold: case and punctuation ignored (names, words); code: only letters and digits count (7Q-8814 = 7q 8814); time: a clock time (9:27 = 09:27 = 9.27 am); number: a number (1,234 = 1234); exact: case-sensitive');
+  .enum(['fold', 'code', 'time', 'number', 'letter', 'exact'])
+  .describe('fold: case and punctuation ignored, clock times written one way (names, words); code: only letters and digits count (7Q-8814 = 7q 8814); time: a clock time (9:27 = 09:27 = 9.27 am); number: a number (1,234 = 1234); letter: one capital letter (lists: other tokens such as question numbers are noise); exact: case-sensitive');
 
 export const ExactGraderSchema = z
   .object({
