@@ -68,7 +68,12 @@ async function dispatch(c: ConcreteCase, input: GradeInput, ctx: GradeContext): 
     case 'tool_calls':
       return gradeToolCalls(g, input, c.tools.map((t) => t.function.name), question);
     case 'judge': {
-      if (!stripThinking(content)) return { status: 'fail', reason: 'empty reply' };
+      const text = stripThinking(content);
+      if (!text) return { status: 'fail', reason: 'empty reply' };
+      if (g.checks) {
+        const r = runChecks(g.checks, text);
+        if (r.firstFailure) return { status: 'fail', reason: r.firstFailure, details: { checks: r.results } };
+      }
       return {
         status: 'pending',
         reason: 'waits for the judge',

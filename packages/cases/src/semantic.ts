@@ -102,6 +102,7 @@ export function semanticProblems(def: CaseDef): PathProblem[] {
     case 'judge':
       if (r.answer === undefined) add(['reference', 'answer'], 'judged cases need a reference answer');
       if (!r.facts?.length) add(['reference', 'facts'], 'judged cases list the facts a correct answer must contain');
+      if (g.checks) checkRegexes(g.checks, ['grader', 'checks'], out);
       break;
     case 'tool_calls': {
       if (!def.tools?.length) add(['tools'], 'a tool_calls grader needs tools');

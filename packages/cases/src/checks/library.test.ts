@@ -99,6 +99,9 @@ describe('prose counts and code blocks', () => {
     expect(runCheck({ check: 'sentence_count', max: 3 }, reply).pass).toBe(false);
     expect(runCheck({ check: 'sentence_count', max: 3, prose: true }, 'One. Two. Three. {"a": "x. y. z."}').pass).toBe(true);
     expect(runCheck({ check: 'sentence_count', max: 3, prose: true }, 'One. Two. Three. Four.\n```json\n{}\n```').detail).toBe('4 sentences, expected at most 3');
+    const multi = 'One. Two.\n\n```json\n{\n  "a": [\n    {"b": "c. d. e."}\n  ]\n}\n```\nThree.';
+    expect(runCheck({ check: 'sentence_count', exactly: 3, prose: true }, multi).detail).toBe('3 sentences');
+    expect(runCheck({ check: 'sentence_count', exactly: 2, prose: true }, 'One. Two.\n```\nunclosed. x. y.').detail).toBe('2 sentences');
   });
   it('code_block_count: by language', () => {
     expect(runCheck({ check: 'code_block_count', lang: 'json', exactly: 1 }, reply).pass).toBe(true);

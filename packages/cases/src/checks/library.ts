@@ -48,7 +48,7 @@ function firstIndex(text: string, item: string): number {
 
 /** The prose of a reply: fenced code blocks and bare JSON objects removed. */
 export function proseOf(reply: string): string {
-  let text = reply.replace(/^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[`~]*[ \t]*(?=\n|$)|$)/gm, '\n');
+  let text = reply.replace(/^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[`~]*[ \t]*(?=\n|$)|(?![\s\S]))/gm, '\n');
   for (let from = text.indexOf('{'); from >= 0; from = text.indexOf('{', from + 1)) {
     let depth = 0;
     for (let i = from; i < text.length; i++) {

@@ -161,7 +161,15 @@ export const ToolCallsGraderSchema = z
   .strict();
 
 export const JudgeGraderSchema = z
-  .object({ type: z.literal('judge'), focus: z.string().optional().describe('extra guidance shown to the judge') })
+  .object({
+    type: z.literal('judge'),
+    focus: z.string().optional().describe('extra guidance shown to the judge'),
+    checks: z
+      .array(CheckSchema)
+      .min(1)
+      .optional()
+      .describe('the format the prompt states (one paragraph, at most N words): checked mechanically first; a reply that breaks one fails without a judge call'),
+  })
   .strict();
 
 const part = <K extends string, T extends z.ZodRawShape>(kind: K, shape: T) =>

@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '@crucibleforge/core';
 import type { Sandbox } from '@crucibleforge/sandbox';
+import { runChecks } from '../checks/library';
 import { grade } from '../grade';
 import { materializeCase, verifySeeds, type MaterializedCase } from '../materialize';
 import { referenceTranscript } from '../reference';
@@ -78,6 +79,10 @@ async function checkSeed(loaded: LoadedCase, seed: number | null, getSandbox: Sa
   } else if (g.type === 'judge') {
     if (typeof c.reference.answer !== 'string' || c.reference.answer.trim().length < 20) problem('judged cases need a reference answer (at least a sentence)');
     if (!c.reference.facts?.length) problem('judged cases need reference.facts');
+    if (g.checks && typeof c.reference.answer === 'string') {
+      const r = runChecks(g.checks, c.reference.answer);
+      if (r.firstFailure) problem(`the reference answer breaks the prompt's format: ${r.firstFailure}`);
+    }
   } else {
     const outcome = await grade(c, referenceTranscript(c));
     if (outcome.status !== 'pass') problem(`the reference fails its own grader: ${outcome.reason}`);
