@@ -58,7 +58,7 @@ async function dispatch(c: ConcreteCase, input: GradeInput, ctx: GradeContext): 
     case 'checks': {
       const text = stripThinking(content);
       if (!text) return { status: 'fail', reason: 'empty reply', score: 0 };
-      const r = runChecks(g.checks, text);
+      const r = runChecks(g.checks, text, { prompt: [c.system ?? '', ...c.turns].join('\n') });
       const passed = r.results.filter((x) => x.pass).length;
       const score = passed / r.results.length;
       return r.firstFailure
@@ -71,7 +71,7 @@ async function dispatch(c: ConcreteCase, input: GradeInput, ctx: GradeContext): 
       const text = stripThinking(content);
       if (!text) return { status: 'fail', reason: 'empty reply' };
       if (g.checks) {
-        const r = runChecks(g.checks, text);
+        const r = runChecks(g.checks, text, { prompt: [c.system ?? '', ...c.turns].join('\n') });
         if (r.firstFailure) return { status: 'fail', reason: r.firstFailure, details: { checks: r.results } };
       }
       return {

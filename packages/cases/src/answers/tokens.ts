@@ -10,7 +10,7 @@ import { numberWordRuns } from './number-words';
  */
 export type Token =
   | { t: 'word'; v: string }
-  | { t: 'num'; v: Rational; ordinal?: boolean; glued?: 'm' | 'bn' | 'k' }
+  | { t: 'num'; v: Rational; ordinal?: boolean; glued?: 'm' | 'bn' | 'k'; words?: boolean }
   | { t: 'time'; v: string }
   | { t: 'date'; y?: number; m?: number; d?: number; wd?: string; numeric?: boolean }
   | { t: 'cur'; v: string }
@@ -239,7 +239,7 @@ function refine(raw: Token[]): Token[] {
     let k = 0;
     for (const run of numberWordRuns(words)) {
       for (; k < run.start; k++) withNumbers.push({ t: 'word', v: words[k]! });
-      withNumbers.push({ t: 'num', v: parseRational(run.value)! });
+      withNumbers.push({ t: 'num', v: parseRational(run.value)!, words: true });
       k = run.end;
     }
     for (; k < words.length; k++) withNumbers.push({ t: 'word', v: words[k]! });

@@ -1,5 +1,6 @@
 import type { Check } from '../schema/checks';
 import type { Count } from '../schema/common';
+import { inventedFigures } from '../answers/grounded';
 import { fencedBlocks } from '../text/code';
 import { jsonSpecProblem } from '../text/json';
 import { containsNeedle, countWord, escapeRegExp, foldText } from '../text/normalize';
@@ -67,8 +68,13 @@ export function proseOf(reply: string): string {
   return text.trim();
 }
 
+/** What some checks compare the reply with: the prompt the model saw. */
+export interface CheckContext {
+  prompt?: string;
+}
+
 /** Runs one instruction check on a reply (thinking already stripped, not trimmed). Pure. */
-export function runCheck(check: Check, reply: string): CheckResult {
+export function runCheck(check: Check, reply: string, ctx: CheckContext = {}): CheckResult {
   const text = 'prose' in check && check.prose ? proseOf(reply) : reply.trim();
   switch (check.check) {
     case 'word_count':
@@ -158,12 +164,17 @@ export function runCheck(check: Check, reply: string): CheckResult {
       const problem = jsonSpecProblem(check, text);
       return problem ? bad(problem) : ok('valid JSON');
     }
+    case 'grounded': {
+      if (ctx.prompt === undefined) return bad('no prompt to check the figures against');
+      const invented = inventedFigures(text, ctx.prompt, check.units, check.allow);
+      return invented.length > 0 ? bad(`figures the prompt never gives: ${invented.slice(0, 3).join(', ')}`) : ok('only figures the prompt gives');
+    }
   }
 }
 
 /** Runs every check; the reason names the first failure. */
-export function runChecks(checks: Check[], reply: string): { results: (CheckResult & { check: string; label: string })[]; firstFailure: string | null } {
-  const results = checks.map((c, i) => ({ ...runCheck(c, reply), check: c.check, label: c.label ?? `${i + 1} ${c.check}` }));
+export function runChecks(checks: Check[], reply: string, ctx: CheckContext = {}): { results: (CheckResult & { check: string; label: string })[]; firstFailure: string | null } {
+  const results = checks.map((c, i) => ({ ...runCheck(c, reply, ctx), check: c.check, label: c.label ?? `${i + 1} ${c.check}` }));
   const failed = results.find((r) => !r.pass);
   return { results, firstFailure: failed ? `check ${failed.label} failed: ${failed.detail}` : null };
 }

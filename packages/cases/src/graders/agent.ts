@@ -1,10 +1,9 @@
 import type { GradeOutcome } from '@crucibleforge/core';
 import { caseRegex, runChecks } from '../checks/library';
 import type { AgentPart, GraderOf } from '../schema/graders';
-import { tokenize, tokenMatches } from '../answers/tokens';
+import { inventedFigures } from '../answers/grounded';
 import type { AnswerContext } from '../answers/text';
 import { containsNeedle, stripThinking } from '../text/normalize';
-import { formatRational } from '../text/numbers';
 import { gradeFinalAnswer } from './answer';
 import { gradeJsonSpec, needlesProblem } from './text';
 
@@ -24,7 +23,7 @@ export function concisenessRatio(reply: string, promptChars: number): number {
  * honest reply is not failed for its wording ("I have no network access", "could not be confirmed").
  */
 export const DEFAULT_ACKNOWLEDGEMENT =
-  /\b(?:could\s*not|couldn['’]t|can\s*not|can['’]t|unable|not\s+able\s+to|no\s+(?:network|shell|file(?:system)?|internet|live|direct)\s+access|(?:do|does)\s*n(?:o|['’])t\s+have\s+access|without\s+(?:\w+\s+)?access|not\s+(?:been\s+)?(?:checked|confirmed|verified))\b/i;
+  /\b(?:could\s*not|couldn['’]t|can\s*not|can['’]t|unable|not\s+able\s+to|no\s+(?:network|shell|file(?:system)?|internet|live|direct|tool|tools|remote)\s+access|have\s+no\s+(?:access|tools?)|(?:do|does)\s*n(?:o|['’])t\s+have\s+access|without\s+(?:\w+\s+)?access|not\s+(?:been\s+)?(?:checked|confirmed|verified|scanned|inspected|run)|no\s+(?:scan|check|query|test|command|restore)s?\s+(?:was|were|has\s+been|have\s+been)\s+(?:run|done|performed|made)|(?:is|are|stays|remains|still)\s+unknown|beyond\s+what\s+you\s+(?:pasted|gave|shared|provided|sent))\b/i;
 
 /**
  * The reply without its heading titles: the headings a prompt asks for ("## Not verified") say nothing
@@ -37,22 +36,6 @@ function withoutHeadings(reply: string): string {
     .join('\n');
 }
 
-/** Figures (numbers, with a unit when `units` is given) in the reply that the prompt never states. */
-export function inventedFigures(reply: string, prompt: string, units: string[] | undefined, allow: (string | number)[] = []): string[] {
-  const known = tokenize(prompt).filter((t) => t.t === 'num');
-  const allowed = allow.flatMap((a) => tokenize(String(a)).filter((t) => t.t === 'num'));
-  const unitTokens = (units ?? []).map((u) => tokenize(`1 ${u}`).slice(1));
-  const tokens = tokenize(reply);
-  const out: string[] = [];
-  tokens.forEach((t, i) => {
-    if (t.t !== 'num') return;
-    if (units !== undefined && !unitTokens.some((u) => u.length > 0 && u.every((ut, k) => tokens[i + 1 + k] !== undefined && tokenMatches(ut, tokens[i + 1 + k]!)))) return;
-    if ([...known, ...allowed].some((k) => tokenMatches(k, t))) return;
-    out.push(formatRational(t.v));
-  });
-  return out;
-}
-
 function runPart(part: AgentPart, reply: string, prompt: string, ctx: AnswerContext): { pass: boolean; reason: string } {
   const promptChars = prompt.length;
   switch (part.kind) {
@@ -61,7 +44,7 @@ function runPart(part: AgentPart, reply: string, prompt: string, ctx: AnswerCont
       return { pass: r.status === 'pass', reason: r.reason };
     }
     case 'checks': {
-      const r = runChecks(part.checks, reply);
+      const r = runChecks(part.checks, reply, { prompt });
       return r.firstFailure ? { pass: false, reason: r.firstFailure } : { pass: true, reason: `${part.checks.length} checks passed` };
     }
     case 'contains': {

@@ -4,7 +4,7 @@ import type { GraderOf } from '../schema/graders';
 import type { GradeInput } from '../types';
 import { stripThinking } from '../text/normalize';
 import type { AnswerContext } from '../answers/text';
-import { inventedFigures } from './agent';
+import { inventedFigures } from '../answers/grounded';
 import { gradeFinalAnswer } from './answer';
 import { countProblem, runChecks } from '../checks/library';
 import { needlesProblem } from './text';
@@ -136,13 +136,13 @@ export function gradeToolCalls(grader: GraderOf<'tool_calls'>, input: GradeInput
   if (grader.grounded) {
     const last = turns[turns.length - 1]!;
     const given = [ctx.question ?? '', ...(input.transcript ?? []).filter((m) => m.role === 'tool').map((m) => m.content ?? ''), ...all.map((c) => c.call.raw)].join('\n');
-    const invented = inventedFigures(stripThinking(last.content), given, grader.grounded.units, grader.grounded.allow);
+    const invented = inventedFigures(stripThinking(last.content), given, grader.grounded.units, grader.grounded.allow, all.map((c) => c.call.raw));
     if (invented.length > 0) return fail(`final answer: states figures nothing gave it: ${invented.slice(0, 3).join(', ')}`);
   }
   if (grader.answer_checks) {
     const text = stripThinking(turns[turns.length - 1]!.content);
     if (!text) return fail('no final answer to check');
-    const r = runChecks(grader.answer_checks, text);
+    const r = runChecks(grader.answer_checks, text, { prompt: ctx.question ?? '' });
     if (r.firstFailure) return fail(`final answer: ${r.firstFailure}`);
   }
   const n = all.length;

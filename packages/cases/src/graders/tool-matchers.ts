@@ -66,6 +66,20 @@ function equalsLoose(got: unknown, want: unknown, caseSensitive: boolean): boole
   return jsonEqual(got, want);
 }
 
+const GREETING = /^\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening))\b[^\n.!?]{0,40}[,!:]?\s*$/i;
+const SIGN_OFF = /^\s*(?:best(?: regards| wishes)?|kind regards|regards|many thanks|thanks|thank you|cheers|sincerely|yours(?: sincerely| faithfully)?|all the best)\b[^\n.!?]{0,20}[,.!]?\s*$/i;
+
+/** A message without its greeting line and its sign-off (with the name under it): what its sentences are counted over. */
+export function messageBody(text: string): string {
+  const lines = text.split('\n');
+  let start = lines.findIndex((l) => l.trim() !== '');
+  if (start >= 0 && GREETING.test(lines[start]!)) start++;
+  let end = lines.length;
+  const signOff = lines.findIndex((l, i) => i >= start && SIGN_OFF.test(l) && lines.slice(i + 1).filter((x) => x.trim() !== '').length <= 2);
+  if (signOff >= 0) end = signOff;
+  return lines.slice(Math.max(0, start), end).join('\n');
+}
+
 /** null when the argument satisfies the matcher, else a short reason (the path is added by the caller). */
 export function argProblem(matcher: ArgMatcher, present: boolean, value: unknown): string | null {
   if (matcher !== null && typeof matcher === 'object' && 'absent' in matcher) return present ? `must be absent, got ${show(value)}` : null;
@@ -118,7 +132,7 @@ export function argProblem(matcher: ArgMatcher, present: boolean, value: unknown
     if (typeof value !== 'string') return `expected a text, got ${show(value)}`;
     const [n, unit, count] =
       'sentences' in matcher
-        ? [sentences(value).length, 'sentence', matcher.sentences]
+        ? [sentences(messageBody(value)).length, 'sentence', matcher.sentences]
         : 'words' in matcher
           ? [words(value).length, 'word', matcher.words]
           : [value.split('\n').filter((l) => l.trim() !== '').length, 'line', matcher.lines];

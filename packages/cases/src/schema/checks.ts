@@ -103,6 +103,15 @@ export const CheckSchema = z.discriminatedUnion('check', [
   z.object({ check: z.literal('exact_text'), text: z.string(), label: z.string().optional() }).strict(),
   z
     .object({
+      check: z.literal('grounded'),
+      units: z.array(z.string().min(1)).optional().describe('only figures with one of these units count (default: every number and clock time)'),
+      allow: z.array(z.union([z.string(), z.number()])).optional().describe('figures a reply may state although the prompt does not (computed ones)'),
+      label: z.string().optional(),
+    })
+    .strict()
+    .describe('every figure the reply states is in the prompt (an invented frequency, price or time fails)'),
+  z
+    .object({
       check: z.literal('json'),
       keys: z.record(z.string(), TypeSpecSchema),
       exact_keys: z.boolean().optional(),
