@@ -10,7 +10,8 @@
 //
 // Replies of seeded cases were written for one concrete variant (the corpus writers saw seed --seed,
 // default 1): each gets `seed: N`, so verify checks it on that seed only. Importing twice adds nothing
-// twice (an entry whose reply and calls are already there is skipped). Prints what it did.
+// twice (a reply already in either list, trailing whitespace aside, or an entry whose why is already
+// there — a triage fixed it — is skipped). Prints what it did.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,7 +47,8 @@ async function caseFiles() {
   return out;
 }
 
-const key = (e) => JSON.stringify([e.seed ?? null, typeof e.reply === 'string' ? e.reply.trim() : null, e.calls ?? null]);
+// the same reply: the same text (trailing newlines aside), calls and seed, in either list (a triaged reply may have moved)
+const key = (e) => JSON.stringify([e.seed ?? null, typeof e.reply === 'string' ? e.reply.replace(/\s+$/, '') : null, e.calls ?? null]);
 
 /** New entries as YAML text, indented as items of a verify list (replies as block literals, each call in flow style). */
 function entriesText(entries) {
@@ -56,7 +58,7 @@ function entriesText(entries) {
     node.set('why', String(entry.why));
     if (entry.seed !== undefined) node.set('seed', entry.seed);
     if (typeof entry.reply === 'string') {
-      const text = entry.reply.includes('\n') && !entry.reply.endsWith('\n') ? `${entry.reply}\n` : entry.reply;
+      const text = entry.reply; // exactly as written: a trailing newline or its absence is part of the reply
       const scalar = doc.createNode(text);
       if (text.includes('\n')) scalar.type = 'BLOCK_LITERAL';
       node.set('reply', scalar);
@@ -140,14 +142,16 @@ for (const name of corpus) {
       summary.problems.push(`${name}: ${field} is not a list`);
       continue;
     }
-    const seen = new Set((def.verify?.[field] ?? []).map(key));
+    const seen = new Set([...(def.verify?.right_replies ?? []), ...(def.verify?.wrong_replies ?? []), ...wanted.right_replies, ...wanted.wrong_replies].map(key));
+    const whys = new Set([...(def.verify?.right_replies ?? []), ...(def.verify?.wrong_replies ?? [])].map((x) => x.why));
     for (const [i, e] of entries.entries()) {
       if (!e || typeof e.why !== 'string' || (typeof e.reply !== 'string' && e.calls === undefined)) {
         summary.problems.push(`${name}: ${field}[${i}] needs why and a reply or calls`);
         continue;
       }
       const entry = { why: e.why, ...(pin === null ? {} : { seed: pin }), ...(typeof e.reply === 'string' ? { reply: e.reply } : {}), ...(e.calls === undefined ? {} : { calls: e.calls }) };
-      if (seen.has(key(entry))) {
+      // already there: the same reply, or an entry with the same why (a triage fixed its reply or calls)
+      if (seen.has(key(entry)) || whys.has(entry.why)) {
         summary.skipped++;
         continue;
       }

@@ -42,7 +42,7 @@ export function corpusProblems(def: CaseDef, seeded: boolean): string[] {
       if (r.reply === undefined && r.calls === undefined) out.push(`${where}: give a reply or calls`);
       if (r.seed !== undefined && !seeded) out.push(`${where}: seed applies to seeded cases only`);
       else if (r.seed !== undefined && !seeds.includes(r.seed)) out.push(`${where}: seed ${r.seed} is not one of the verify seeds (${seeds.join(', ')})`);
-      const key = JSON.stringify([r.seed ?? null, r.reply?.trim() ?? null, r.calls ?? null]);
+      const key = JSON.stringify([r.seed ?? null, r.reply?.replace(/\s+$/, '') ?? null, r.calls ?? null]);
       const first = seen.get(key);
       if (first) out.push(`${where} repeats ${first}`);
       else seen.set(key, where);
