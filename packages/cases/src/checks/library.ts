@@ -172,9 +172,11 @@ export function runCheck(check: Check, reply: string, ctx: CheckContext = {}): C
   }
 }
 
-/** Runs every check; the reason names the first failure. */
+/** Runs every check (trailing spaces of each line removed first); the reason names the first failure. */
 export function runChecks(checks: Check[], reply: string, ctx: CheckContext = {}): { results: (CheckResult & { check: string; label: string })[]; firstFailure: string | null } {
-  const results = checks.map((c, i) => ({ ...runCheck(c, reply, ctx), check: c.check, label: c.label ?? `${i + 1} ${c.check}` }));
+  // spaces at the end of a line are invisible: no check reads them
+  const text = reply.replace(/[ \t]+$/gm, '');
+  const results = checks.map((c, i) => ({ ...runCheck(c, text, ctx), check: c.check, label: c.label ?? `${i + 1} ${c.check}` }));
   const failed = results.find((r) => !r.pass);
   return { results, firstFailure: failed ? `check ${failed.label} failed: ${failed.detail}` : null };
 }
