@@ -50,22 +50,28 @@ function olderGraders(): CaseDriver {
   };
 }
 
+/** A finished run of the `spacey` sim model in a fresh results dir. */
+async function storedRun(options: { profile: string; driver: CaseDriver; categories?: ('math' | 'prose')[] }): Promise<{ dir: string; runId: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'cf-regrade-'));
+  const config = parseConfig(`providers:\n  p: { kind: ollama, base_url: ${sim.url} }\nmodels:\n  spacey: { provider: p, id: spacey, context_length: 8192 }\n`);
+  const run = await createRun({
+    config,
+    env: {},
+    resultsDir: dir,
+    toolVersion: 't',
+    world: { sleep: fakeSleep().sleep, now: steppingDate() },
+    models: ['spacey'],
+    casesDir,
+    ...options,
+  });
+  await run.done;
+  return { dir, runId: run.runId };
+}
+
 describe('regrade', () => {
   it('re-grades stored replies with the current graders, no model calls, records beside the old ones', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cf-regrade-'));
-    const config = parseConfig(`providers:\n  p: { kind: ollama, base_url: ${sim.url} }\nmodels:\n  spacey: { provider: p, id: spacey, context_length: 8192 }\n`);
-    const run = await createRun({
-      config,
-      env: {},
-      resultsDir: dir,
-      toolVersion: 't',
-      world: { sleep: fakeSleep().sleep, now: steppingDate() },
-      models: ['spacey'],
-      profile: 'quick',
-      casesDir,
-      driver: olderGraders(),
-    });
-    await run.done;
+    const { dir, runId } = await storedRun({ profile: 'quick', driver: olderGraders() });
+    const run = { runId };
     const before = await loadRun(dir, run.runId);
     expect(before.rows.map((r) => [r.case_id, r.grade.status, r.grader_version])).toEqual([
       ['math-add-large', 'fail', 'graders/1'],
@@ -95,21 +101,8 @@ describe('regrade', () => {
   });
 
   it('keeps judged rows and rows whose question changed', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cf-regrade-'));
-    const config = parseConfig(`providers:\n  p: { kind: ollama, base_url: ${sim.url} }\nmodels:\n  spacey: { provider: p, id: spacey, context_length: 8192 }\n`);
-    const run = await createRun({
-      config,
-      env: {},
-      resultsDir: dir,
-      toolVersion: 't',
-      world: { sleep: fakeSleep().sleep, now: steppingDate() },
-      models: ['spacey'],
-      profile: 'test',
-      categories: ['math', 'prose'],
-      casesDir,
-      driver: createCasesDriver({ casesDir }),
-    });
-    await run.done;
+    const { dir, runId } = await storedRun({ profile: 'test', categories: ['math', 'prose'], driver: createCasesDriver({ casesDir }) });
+    const run = { runId };
     const real = createCasesDriver({ casesDir });
     const moved: CaseDriver = { ...real, plan: async (s) => (await real.plan(s)).map((p) => (p.id === 'math-add-small' ? { ...p, revision: 'changed0000' } : p)) };
     const summary = await regradeRun({ resultsDir: dir, runId: run.runId, sandbox: noSandbox, driver: moved });

@@ -33,16 +33,20 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Lowercases, unifies quotes and dashes, collapses whitespace. */
-export function foldText(text: string): string {
+/** Unifies quotes and dashes and collapses whitespace; case is kept. */
+export function squashText(text: string): string {
   return text
     .normalize('NFKC')
     .replace(/[‘’‛`]/g, "'")
     .replace(/[“”„]/g, '"')
     .replace(/[‐‑‒–—]/g, '-')
     .replace(/\s+/g, ' ')
-    .toLowerCase()
     .trim();
+}
+
+/** Lowercases, unifies quotes and dashes, collapses whitespace. */
+export function foldText(text: string): string {
+  return squashText(text).toLowerCase();
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { jsonEqual } from '../text/json';
-import { escapeRegExp, foldText } from '../text/normalize';
+import { escapeRegExp, foldText, squashText } from '../text/normalize';
 import { parseRational, rationalEquals } from '../text/numbers';
 import type { ConcreteCase } from '../types';
 
@@ -22,17 +22,6 @@ export function answersEqual(a: unknown, b: unknown): boolean {
 }
 
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)).slice(0, 80);
-
-/** Whitespace, quotes and dashes folded, case kept: how a clue is looked up in the prompt. */
-function squash(text: string): string {
-  return text
-    .normalize('NFKC')
-    .replace(/[‘’‛`]/g, "'")
-    .replace(/[“”„]/g, '"')
-    .replace(/[‐‑‒–—]/g, '-')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 /**
  * The answer written literally in a program's source (a number as a whole token, a text of two or more
@@ -89,8 +78,8 @@ export async function checkVerifyProgram(c: ConcreteCase, sandbox: Sandbox): Pro
     if (!Array.isArray(clues) || clues.length === 0 || !clues.every((x) => typeof x === 'string' && x.trim() !== '')) {
       return { problem: 'unique_solution program must print the text of every clue it uses ("clues": ["…", …]), so verify can check them against the prompt' };
     }
-    const prompt = squash([c.system ?? '', ...c.turns].join('\n'));
-    const missing = (clues as string[]).find((clue) => !prompt.includes(squash(clue)));
+    const prompt = squashText([c.system ?? '', ...c.turns].join('\n'));
+    const missing = (clues as string[]).find((clue) => !prompt.includes(squashText(clue)));
     if (missing !== undefined) return { problem: `the program uses a clue the prompt does not state: "${missing.slice(0, 100)}"` };
     if (o.solutions.length !== 1) return { problem: `the puzzle has ${o.solutions.length} solutions, not exactly one${o.solutions.length > 1 ? ` (e.g. ${show(o.solutions[0])} and ${show(o.solutions[1])})` : ''}` };
     return answersEqual(o.solutions[0], want)
