@@ -82,6 +82,7 @@ export async function replyVerdicts(c: MaterializedCase, sandbox: (() => Promise
       } catch (error) {
         return { problem: message(error) };
       }
+      // a reply without `calls` keeps the reference's calls (`calls: []` means none were made)
       const input = code ? { content: filled.reply ?? '', finish_reason: 'stop' as const } : referenceTranscript(c, { reply: filled.reply, calls: filled.calls });
       const outcome = await grade(c, input, { ...(box ? { sandbox: box } : {}), ...(timeLimitMs ? { timeLimitMs } : {}), ...(signal ? { signal } : {}) });
       if (outcome.status === 'error') return { problem: `${field === 'right_replies' ? 'right' : 'wrong'} reply ${i + 1} (${filled.why}): grader error: ${outcome.reason}` };
