@@ -19,8 +19,10 @@ function make(num: bigint, den: bigint): Rational | null {
 }
 
 /**
- * A number token as models write them: `-12`, `1,234,567`, `1 234 567` (thin or plain space groups),
+ * A number token as models write them: `-12`, `1,234,567`, `1_234_567`, `1 234 567` with thin spaces,
  * `3.25`, `-7/12`, `\frac{7}{12}`, `1e6`. Thousands separators are accepted only in groups of three.
+ * Plain-space groups (`141 566 219`) are read only inside a final answer (answers/number.ts), where a
+ * space between digit groups cannot separate two numbers of running text.
  */
 export const NUMBER_TOKEN =
   /(?:\\[dt]?frac\{\s*-?\d+\s*\}\{\s*-?\d+\s*\})|(?:[-−]?(?:\d{1,3}(?:(?:,|\u2009|\u202f|_)\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*\/\s*\d+)?)/g;
