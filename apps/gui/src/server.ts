@@ -72,7 +72,7 @@ function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (CrucibleError.isInstance(error)) {
     if (error.code === 'RUNNER_UNKNOWN_RUN') return new HttpError(404, error.message);
-    if (/^(RUNNER_(CONFIG|MISSING_API_KEY|UNKNOWN_MODEL|NO_JUDGE)|CASES_)/.test(error.code)) return new HttpError(400, error.message);
+    if (/^(RUNNER_(CONFIG|MISSING_API_KEY|UNKNOWN_MODEL|NO_JUDGE)|CASES_|REPORT_(COMPARE_|UNKNOWN_GATE|INVALID_INPUT))/.test(error.code)) return new HttpError(400, error.message);
     return new HttpError(500, `${error.code}: ${error.message}`);
   }
   return new HttpError(500, `internal error: ${error instanceof Error ? error.message : String(error)}`);

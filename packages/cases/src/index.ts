@@ -33,7 +33,7 @@ export { referenceText, referenceTurn, referenceTranscript } from './reference';
 
 // Grading
 export { grade, GRADER_VERSION } from './grade';
-export { gradeCode, interpretHarness, runCodeTests, buildHarness, DEFAULT_CODE_TIMEOUT_MS } from './graders/code';
+export { gradeCode, runCodeTests, DEFAULT_CODE_TIMEOUT_MS } from './graders/code';
 export { gradeNumber, gradeExact, gradeChoice, gradeAssignments } from './graders/answer';
 export { extractAnswer } from './answers/index';
 export type { AnswerSpec, Extracted, ExtractOptions } from './answers/index';

@@ -30,5 +30,6 @@ export type {
   ResultRow,
   RowTimings,
   RunManifest,
+  SpeedRound,
   SpeedSummary,
 } from './results';

@@ -12,7 +12,13 @@ export type ReportErrorCode =
   /** A statistics helper got counts that are not non-negative integers (or k > n). */
   | 'REPORT_INVALID_ARGUMENT'
   /** A format name other than md, json or html. */
-  | 'REPORT_UNKNOWN_FORMAT';
+  | 'REPORT_UNKNOWN_FORMAT'
+  /** A `--gate` name other than ability, decode, prefill, ttft, cost, tokens, speed, all or none. */
+  | 'REPORT_UNKNOWN_GATE'
+  /** A side of a comparison names a model the run has no rows for. */
+  | 'REPORT_COMPARE_UNKNOWN_MODEL'
+  /** The two sides of a comparison have no case graded on both at the same revision and seed. */
+  | 'REPORT_COMPARE_NOTHING_SHARED';
 
 export class ReportError extends CrucibleError<ReportErrorCode> {
   constructor(code: ReportErrorCode, message: string, details: Record<string, unknown> = {}) {

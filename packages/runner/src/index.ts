@@ -12,6 +12,8 @@ export type { EstimateItem, CostEstimate } from './cost';
 export { listRuns, loadRun, latestRunId, missingKeys, isRetryableRow, assertRunId, foldRecords } from './storage';
 export type { LoadedRun, RunListing } from './storage';
 export { writeRunSpeed, readRunSpeed, SPEED_FILE } from './speed-store';
+export { loadRunSide } from './run-side';
+export type { RunSide } from './run-side';
 export type { RunRow, RowKey, LogRecord, StopReason, RunManifestFile, ManifestModel } from './storage-types';
 export { EventChannel } from './events';
 export type { RunEvent, RunEventType, RunProgress, RunSummary, ModelOutcome } from './events';
