@@ -1,4 +1,8 @@
 export { streamChat } from './stream';
+// For engines that are not HTTP (the in-process llama.cpp engine): the same measurement from their own token events.
+export { computeTimings } from './compute';
+export type { Observed } from './measure';
+export { EventQueue } from './queue';
 export { createTimedCompleter } from './completer';
 export type { TimedCompleter, TimedCompleterOptions } from './completer';
 export { reasoningSwitch, mergeBody } from './reasoning';
