@@ -19,10 +19,14 @@ export { SPEED_PROMPTS, makeNonce, withNonce, depthPrompt, parseCount } from './
 export type { SpeedPrompt, SpeedPromptKey, SpeedPromptName } from './prompts';
 export { listModelMetadata, fetchModelIds, probeEndpoint } from './metadata';
 export type { EndpointProbe, ModelInfo, ModelListing, ModelMetadata, MetadataOptions } from './metadata';
-export { readGgufInfo } from './gguf';
+export { readGgufInfo, kvBytesPerPosition, KV_CACHE_BYTES_PER_ELEMENT } from './gguf';
 export type { GgufInfo } from './gguf';
 export { assessPlausibility, findGpu, bytesPerParam, parseParamCounts, GPU_BANDWIDTH, ACHIEVABLE_SHARE } from './plausibility';
 export type { Confidence, GpuSpec, Plausibility, PlausibilityInput } from './plausibility';
+export { defaultModelRoots, discoverGguf, findGguf, findLmStudioGguf, findOllamaGguf, llamaCppModelPath, ollamaManifestParts } from './discover';
+export type { DiscoverOptions, GgufLocation, ModelRoots } from './discover';
+export { measureHostBandwidth } from './bandwidth';
+export type { BandwidthProbeOptions, HostBandwidth } from './bandwidth';
 export { releaseModel } from './unload';
 export type { ReleaseResult } from './unload';
 export { summarize, percentile, median } from './stats';
