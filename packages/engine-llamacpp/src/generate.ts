@@ -66,8 +66,8 @@ async function grammarFor(target: GenerationTarget, request: ChatRequest, warnin
  * Runs one chat request on the engine's sequence (its history cleared first: no prompt cache, as the
  * speed benchmark asks of llama.cpp servers) and measures it from the engine's own token events: t0 when
  * the request starts, TTFT at the first generated token, decode over the tokens after it, prefill =
- * prompt tokens ÷ TTFT. Token counts are the engine's (prompt tokens evaluated, tokens generated), so
- * `token_source` is `usage` and the client estimate equals them.
+ * prompt tokens ÷ TTFT. Token counts are the engine's (prompt tokens evaluated, reply tokens generated),
+ * so `token_source` is `usage` and the client estimate equals them.
  */
 export async function generate(
   target: GenerationTarget,
@@ -147,7 +147,9 @@ export async function generate(
   const end = clock.now();
   const used = sequence.tokenMeter.getState();
   const promptTokens = used.usedInputTokens - meter.usedInputTokens;
-  const completionTokens = used.usedOutputTokens - meter.usedOutputTokens;
+  // The tokens the engine handed out, as timed: an end-of-generation token or a stop trigger's tokens
+  // are sampled (the meter counts them) but never part of the reply, as on a server.
+  const completionTokens = obs.estimatedTokens;
   obs.estimatedReasoning = reasoningTokens;
   obs.endAt = end;
   obs.usage = {

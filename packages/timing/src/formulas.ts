@@ -12,6 +12,7 @@ export const FORMULAS = {
   prefill_tps: '(prompt_tokens − cached_tokens) ÷ prefill time (server timings.prompt_ms when sent, else TTFT)',
   gaps: 'times between consecutive token-bearing events (event gaps, not per-token latency), p50/p90/p99',
   aggregate_tps: 'Σ completion tokens of all streams ÷ wall time from the first request to the last token',
-  roofline_tps: '90 % of the advertised memory bandwidth ÷ bytes of active weights read per token (MoE: experts used only)',
+  roofline_tps:
+    'achievable memory bandwidth (90 % of the advertised, or this host\'s STREAM-like measured copy bandwidth) ÷ bytes read per token: active weights (MoE: experts used only) + KV cache at the context depth',
   stats: 'n runs after warm-up; mean, median, p90 (linear interpolation), min, max',
 } as const;

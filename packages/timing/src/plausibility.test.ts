@@ -60,7 +60,7 @@ describe('the host roofline (measured bandwidth, CPU/APU runs)', () => {
     const p = assessPlausibility({ decode_tps: 10, active_weight_bytes: 1e9, kv_bytes_per_token: 1e9, host_bandwidth_gbs: 20 });
     expect(p.roofline_tps).toBeCloseTo(10, 9);
     expect(p.kv_bytes_per_token).toBe(1e9);
-    expect(p.reasons.join(' ')).toMatch(/weights 1\.000 \+ KV cache 1\.000/);
+    expect(p.reasons.join(' ')).toMatch(/2\.00 GB per token \(weights 1\.00 GB \+ KV cache 1\.00 GB\)/);
   });
 
   it('a named GPU or a bandwidth flag wins over the host measurement', () => {

@@ -166,6 +166,13 @@ function fmtParams(n: number): string {
 
 const pct = (x: number) => `${Math.round(x * 100)} %`;
 
+/** Bytes as GB with two decimals, or MB / KB for the small files a test model has. */
+export function formatGigabytes(bytes: number): string {
+  if (bytes >= 1e7) return `${(bytes / 1e9).toFixed(2)} GB`;
+  if (bytes >= 1e4) return `${(bytes / 1e6).toFixed(2)} MB`;
+  return `${(bytes / 1e3).toFixed(2)} KB`;
+}
+
 /** Where the bandwidth comes from: a flag, the GPU table, or this host's measurement (already achievable). */
 function bandwidthOf(input: PlausibilityInput, gpu: GpuSpec | null): { achievable: number; source: Plausibility['bandwidth_source'] } | null {
   if (input.bandwidth_gbs) return { achievable: input.bandwidth_gbs * ACHIEVABLE_SHARE, source: 'flag' };
@@ -215,7 +222,7 @@ export function assessPlausibility(input: PlausibilityInput): Plausibility {
   const perToken = w.bytes + kv;
   const roofline = achievable / perToken;
   const fraction = input.decode_tps / roofline;
-  const what = kv > 0 ? `${(perToken / 1e9).toFixed(3)} GB per token (weights ${(w.bytes / 1e9).toFixed(3)} + KV cache ${(kv / 1e9).toFixed(3)})` : `${(w.bytes / 1e9).toFixed(2)} GB per token`;
+  const what = kv > 0 ? `${formatGigabytes(perToken)} per token (weights ${formatGigabytes(w.bytes)} + KV cache ${formatGigabytes(kv)})` : `${formatGigabytes(w.bytes)} per token`;
   const source = host ? ' measured on this host' : '';
   const head = `${input.decode_tps.toFixed(1)} T/s is ${pct(fraction)} of the roofline ${roofline.toFixed(1)} T/s (${(achievable / 1e9).toFixed(host ? 1 : 0)} GB/s${source} ÷ ${what})`;
   let confidence: Confidence;

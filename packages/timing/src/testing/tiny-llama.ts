@@ -20,7 +20,10 @@ export interface TinyLlamaOptions {
   seed?: number;
   /** general.name (default "tiny-llama-<type>"). */
   name?: string;
-  /** Write a separate output.weight (default true); false ties it to the embedding. */
+  /**
+   * Write a separate output.weight (default true; its control-token and high-byte rows are zero, so greedy
+   * decoding never ends early nor breaks UTF-8); false ties it to the embedding.
+   */
   outputMatrix?: boolean;
 }
 
@@ -128,7 +131,15 @@ export function tinyLlama(options: TinyLlamaOptions = {}): TinyLlama {
     );
   }
   tensors.push({ name: 'output_norm.weight', dims: [n], type: 'F32', values: ones(n) });
-  if (withOutput) tensors.push(matrix('output.weight', n, nVocab));
+  if (withOutput) {
+    // Control tokens (<unk>, <s>, </s>) and the bytes 0x80–0xFF get zero rows: a logit of 0 among ~220 random
+    // ones is never the largest, so greedy decoding neither stops at a random end-of-text nor emits broken
+    // UTF-8 (which an engine holds back), and the reply has exactly max_tokens tokens.
+    const output = matrix('output.weight', n, nVocab);
+    output.values!.fill(0, 0, 3 * n);
+    output.values!.fill(0, (3 + 0x80) * n, (3 + 0x100) * n);
+    tensors.push(output);
+  }
   const parameters = tensors.reduce((sum, t) => sum + t.dims.reduce((a, b) => a * b, 1), 0);
   const name = options.name ?? `tiny-llama-${type.toLowerCase().replace('_', '')}`;
   const metadata: Record<string, GgufValue> = {
