@@ -13,6 +13,7 @@ import {
   type GgufInfo,
   type GgufLocation,
   type HostBandwidth,
+  type ModelInfo,
   type ModelRoots,
   type ProviderKind,
 } from '@crucibleforge/timing';
@@ -104,6 +105,20 @@ export async function discoverServedGguf(
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     ...(endpoint.hint ? { hint: endpoint.hint } : {}),
   });
+}
+
+/** Discovery for every model an endpoint lists (local endpoints only), by id. */
+export async function discoverAll(
+  io: CliIO,
+  models: readonly ModelInfo[],
+  endpoint: { baseUrl: string; providerKind: ProviderKind; apiKey?: string | undefined },
+): Promise<Map<string, { info: GgufInfo; location: GgufLocation }>> {
+  const found = new Map<string, { info: GgufInfo; location: GgufLocation }>();
+  for (const m of models) {
+    const hit = await discoverServedGguf(io, m.id, { ...endpoint, hint: { quantization: m.quantization } });
+    if (hit) found.set(m.id, hit);
+  }
+  return found;
 }
 
 /** `1.2 GB · Q4_K_M · 8.0B params · llama · 8 experts (2 active)` for a GGUF. */
