@@ -4,7 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
-import { createLlamaCppEngine, renderPpTg, type EngineInfo, type LlamaCppEngine, type PpTgReport } from '@crucibleforge/engine-llamacpp';
+// Types only: the engine (and its native library) is imported when a GGUF is actually run, never for HTTP use.
+import type { EngineInfo, LlamaCppEngine, PpTgReport } from '@crucibleforge/engine-llamacpp';
 import { readGgufInfo, type GgufInfo } from '@crucibleforge/timing';
 import { intFlag } from './args';
 import { UsageError, type CliIO } from './io';
@@ -47,6 +48,7 @@ export async function openEngine(io: CliIO, file: string, flags: EngineFlags, mo
   const threads = flags.threads === undefined ? undefined : intFlag('threads', flags.threads, 1);
   const contextSize = flags['ctx-size'] === undefined ? undefined : intFlag('ctx-size', flags['ctx-size'], 64);
   const batchSize = flags['batch-size'] === undefined ? undefined : intFlag('batch-size', flags['batch-size'], 1);
+  const { createLlamaCppEngine } = await import('@crucibleforge/engine-llamacpp');
   const engine = createLlamaCppEngine({
     gguf: path,
     ...(model ? { model } : {}),
@@ -89,6 +91,7 @@ export async function runPpTg(opened: OpenedEngine, settings: ReturnType<typeof 
     io.stderr.write(`pp/tg cut to the ${room}-token context: pp ${fitted.promptTokens}, tg ${fitted.generateTokens} (raise --ctx-size)\n`);
   }
   const report = await opened.engine.benchmark(fitted);
+  const { renderPpTg } = await import('@crucibleforge/engine-llamacpp');
   io.stdout.write(renderPpTg(report));
   return report;
 }

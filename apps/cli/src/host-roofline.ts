@@ -19,7 +19,7 @@ import {
 } from '@crucibleforge/timing';
 import { formatBytes } from './bench-llm-render';
 import type { CliIO } from './io';
-import { userCacheDir } from './runner-context';
+import { userCacheDir } from './user-dirs';
 
 /** A cached probe is re-measured after this long, or when the machine it describes changed. */
 export const BANDWIDTH_MAX_AGE_DAYS = 30;

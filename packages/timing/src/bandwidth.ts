@@ -22,7 +22,7 @@ export interface BandwidthProbeOptions {
   threads?: number;
   /** Bytes per array per thread (default 64 MiB, far beyond any cache). */
   bytesPerThread?: number;
-  /** Timed rounds after one warm-up (default 5); the best counts, as in STREAM. */
+  /** Timed rounds after one warm-up (default 4); the best counts, as in STREAM. */
   rounds?: number;
   clock?: Clock;
 }
@@ -60,7 +60,7 @@ export async function measureHostBandwidth(options: BandwidthProbeOptions = {}):
   const clock = options.clock ?? systemClock;
   const threads = Math.max(1, options.threads ?? availableParallelism());
   const bytes = Math.max(1 << 20, Math.floor(options.bytesPerThread ?? 64 * 2 ** 20));
-  const rounds = Math.max(1, options.rounds ?? 5);
+  const rounds = Math.max(1, options.rounds ?? 4);
   const started = clock.now();
   const workers = Array.from({ length: threads }, () => new Worker(WORKER, { eval: true, workerData: { bytes } }));
   try {

@@ -44,6 +44,11 @@ export interface SpeedBenchmarkOptions extends Omit<EndpointOptions, 'baseUrl'> 
   gpu?: string | null;
   /** This host's measured memory bandwidth, GB/s: the roofline of a CPU/APU run when no GPU is named. */
   hostBandwidthGbs?: number | null;
+  /**
+   * Measures (or reads) the host's bandwidth only when the roofline needs it: no GPU or bandwidth named,
+   * the weights known. For a model on this machine (in process, or a loopback server).
+   */
+  hostBandwidth?: () => Promise<number | null>;
   gguf?: GgufInfo | null;
   /** Ask the endpoint for model metadata (default true). */
   metadata?: boolean;
@@ -132,7 +137,7 @@ function publicUrl(url: string): string {
 
 const QUANT_RE = /(?<![a-z0-9])(iq\d_[a-z]+|q\d_k_[sml]|q\d_k|q\d_\d|bf16|f16|fp16|mxfp4|[48]bit)(?![a-z0-9])/i;
 
-function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null, runs: RunRecord[]): Plausibility {
+function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null, runs: RunRecord[], hostGbs: number | null): Plausibility {
   const ok = okRuns(runs);
   const gguf = options.gguf ?? null;
   const fromName = parseParamCounts(options.model);
@@ -155,7 +160,7 @@ function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null,
     expert_used_count: gguf?.expert_used_count ?? info?.expert_used_count ?? null,
     bandwidth_gbs: options.bandwidthGbs ?? null,
     gpu: options.gpu ?? null,
-    host_bandwidth_gbs: options.hostBandwidthGbs ?? null,
+    host_bandwidth_gbs: hostGbs,
     ...(kvPerPosition !== null && depth !== null ? { kv_bytes_per_token: kvPerPosition * depth } : {}),
     wrong_model: ok.some((r) => r.wrong_model),
     notes,
@@ -308,7 +313,11 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
     warnings.push(`the endpoint answered as "${served}" instead of "${options.model}" (wrong-model guard)`);
   }
   if (failures > 0) warnings.push(`${failures} of ${allRuns.length} measured requests failed`);
-  const plausibility = plausibilityFor(options, info, singleStream);
+  let plausibility = plausibilityFor(options, info, singleStream, options.hostBandwidthGbs ?? null);
+  if (plausibility.bandwidth_source === null && plausibility.weights_source !== null && !options.gpu && options.hostBandwidth) {
+    const gbs = await options.hostBandwidth();
+    if (gbs) plausibility = plausibilityFor(options, info, singleStream, gbs);
+  }
   const okSingle = okRuns(singleStream);
   return {
     schema_version: 1,

@@ -88,8 +88,8 @@ interface Hardware {
   gguf: GgufInfo | null;
   gpu: string | null;
   bandwidthGbs: number | null;
-  /** This host's measured bandwidth, for a model on this machine when no GPU is named. */
-  hostBandwidthGbs: number | null;
+  /** This host's measured bandwidth (probed when the roofline needs it), for a model on this machine when no GPU is named. */
+  hostBandwidth: (() => Promise<number | null>) | null;
 }
 
 /**
@@ -103,14 +103,12 @@ async function hardware(values: Values, io: CliIO, model: string, o: EndpointOpt
     const found = await discoverServedGguf(io, model, { baseUrl: o.baseUrl, providerKind: o.providerKind, apiKey: o.apiKey });
     base.gguf = found?.info ?? null;
   }
-  let hostBandwidthGbs: number | null = null;
-  if (!base.gpu && base.bandwidthGbs === null && (opened || (o && isLocalEndpoint(o.baseUrl)))) {
-    hostBandwidthGbs = (await hostBandwidth(io)).bandwidth_gbs; // the plausibility reasons name it
-  }
-  return { ...base, hostBandwidthGbs };
+  const local = !base.gpu && base.bandwidthGbs === null && (opened !== null || (o !== null && isLocalEndpoint(o.baseUrl)));
+  // The plausibility reasons name the measured bandwidth.
+  return { ...base, hostBandwidth: local ? async () => (await hostBandwidth(io)).bandwidth_gbs : null };
 }
 
-async function flaggedHardware(values: Values, cwd: string, opened: OpenedEngine | null): Promise<Omit<Hardware, 'hostBandwidthGbs'>> {
+async function flaggedHardware(values: Values, cwd: string, opened: OpenedEngine | null): Promise<Omit<Hardware, 'hostBandwidth'>> {
   let bandwidthGbs: number | null = null;
   if (values['bandwidth-gbs'] !== undefined) {
     bandwidthGbs = Number(values['bandwidth-gbs']);
@@ -203,7 +201,7 @@ async function benchmarkWith(model: string, values: Values, io: CliIO, opened: O
       gguf: hw.gguf,
       gpu: hw.gpu,
       bandwidthGbs: hw.bandwidthGbs,
-      hostBandwidthGbs: hw.hostBandwidthGbs,
+      ...(hw.hostBandwidth ? { hostBandwidth: hw.hostBandwidth } : {}),
       signal: io.signal,
     });
   } catch (error) {

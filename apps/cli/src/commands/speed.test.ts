@@ -52,7 +52,8 @@ describe('crucibleforge speed', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/^short_50 +TTFT \(s\) +2 +\d/m);
     expect(out).toMatch(/^ +decode \(T\/s\) +2 +\d/m);
-    expect(out).toMatch(/plausibility: (LOW|MEDIUM|HIGH)/);
+    // 2000 T/s from an 8B Q4_K_M (≈4.6 GB per token) is far above a 4090's roofline (≈195 T/s).
+    expect(out).toMatch(/plausibility: SUSPICIOUS/);
     expect(out).toMatch(/decode +\(N_out − N_first\)/);
     const report = JSON.parse(await readFile(join(dir, 'speed.json'), 'utf8'));
     expect(report.tests.map((t: { name: string }) => t.name)).toEqual(['short_50', 'medium_200', 'long_800']);
@@ -63,7 +64,7 @@ describe('crucibleforge speed', () => {
       expect(test.runs[0]).toMatchObject({ ok: true, token_source: 'usage' });
       expect(test.runs[0].ttft_content_s).toBeGreaterThanOrEqual(test.runs[0].ttft_reasoning_s);
     }
-    expect(['HIGH', 'MEDIUM', 'LOW', 'UNKNOWN']).toContain(report.plausibility.confidence);
+    expect(report.plausibility.confidence).toBe('SUSPICIOUS');
     expect(Array.isArray(report.plausibility.reasons)).toBe(true);
     expect(typeof report.formulas.decode_tps).toBe('string');
     // 3 prompts × (1 warm-up + 2 runs)

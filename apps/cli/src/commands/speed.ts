@@ -202,13 +202,14 @@ export const command: CommandModule = {
       if (found) io.stderr.write(`found the model's GGUF: ${found.location.path} (${found.location.detail}): ${ggufSummary(found.info)}\n`);
       gguf = found?.info ?? null;
     }
-    // No GPU named: a model on this machine (in process, or a loopback server) is held to this host's bandwidth.
-    let hostBandwidthGbs: number | null = null;
-    if (!values.gpu && bandwidthGbs === null && (inProcess || isLocalEndpoint(baseUrl!))) {
+    // No GPU named: a model on this machine (in process, or a loopback server) is held to this host's
+    // bandwidth, probed (or read from the cache) only when the roofline needs it.
+    const local = !values.gpu && bandwidthGbs === null && (inProcess || isLocalEndpoint(baseUrl!));
+    const probe = async () => {
       const reading = await hostBandwidth(io, { refresh: values['refresh-bandwidth'] === true });
-      hostBandwidthGbs = reading.bandwidth_gbs;
       io.stderr.write(`${bandwidthLine(reading)}\n`);
-    }
+      return reading.bandwidth_gbs;
+    };
     const model = opened?.info.model ?? named!;
 
     let report;
@@ -227,7 +228,7 @@ export const command: CommandModule = {
         ...(values.concurrency ? { concurrency: counts('concurrency', values.concurrency)! } : {}),
         bandwidthGbs: positiveNumber('bandwidth-gbs', values['bandwidth-gbs']) ?? null,
         gpu: values.gpu ?? null,
-        hostBandwidthGbs,
+        ...(local ? { hostBandwidth: probe } : {}),
         gguf,
         timeouts,
         signal: io.signal,
