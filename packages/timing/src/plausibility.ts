@@ -168,8 +168,8 @@ const pct = (x: number) => `${Math.round(x * 100)} %`;
 
 /** Bytes as GB with two decimals, or MB / KB for the small files a test model has. */
 export function formatGigabytes(bytes: number): string {
-  if (bytes >= 1e7) return `${(bytes / 1e9).toFixed(2)} GB`;
-  if (bytes >= 1e4) return `${(bytes / 1e6).toFixed(2)} MB`;
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(2)} GB`;
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(2)} MB`;
   return `${(bytes / 1e3).toFixed(2)} KB`;
 }
 

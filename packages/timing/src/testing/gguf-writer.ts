@@ -114,10 +114,13 @@ function typed(value: GgufValue): TypedValue | TypedArray {
   return value as TypedValue | TypedArray;
 }
 
+const scratch = new Float32Array(1);
+const scratchBits = new Uint32Array(scratch.buffer);
+
 /** IEEE 754 half precision (round to nearest even), as the 16-bit pattern. */
 export function toHalf(value: number): number {
-  const f = new Float32Array([value]);
-  const bits = new Uint32Array(f.buffer)[0]!;
+  scratch[0] = value;
+  const bits = scratchBits[0]!;
   const sign = (bits >>> 16) & 0x8000;
   const exp = (bits >>> 23) & 0xff;
   let mant = bits & 0x7fffff;
@@ -145,21 +148,22 @@ function encode(tensor: GgufTensor, elements: number): Buffer {
   if (values && values.length !== elements) {
     throw new Error(`tensor ${tensor.name}: ${values.length} values for ${elements} elements (${tensor.dims.join('×')})`);
   }
+  if (!values) return Buffer.alloc(tensorByteSize(tensor.type, elements));
+  // GGUF is little-endian, as is every machine Node runs on here: typed arrays are written as they are.
+  if (tensor.type === 'F32') return Buffer.from(Float32Array.from(values).buffer);
+  if (tensor.type === 'F16') {
+    const halves = new Uint16Array(elements);
+    for (let i = 0; i < elements; i++) halves[i] = toHalf(values[i]!);
+    return Buffer.from(halves.buffer);
+  }
   const out = Buffer.alloc(tensorByteSize(tensor.type, elements));
-  if (!values) return out;
-  if (tensor.type === 'F32') {
-    for (let i = 0; i < elements; i++) out.writeFloatLE(values[i]!, i * 4);
-  } else if (tensor.type === 'F16') {
-    for (let i = 0; i < elements; i++) out.writeUInt16LE(toHalf(values[i]!), i * 2);
-  } else {
-    for (let block = 0; block < elements / Q8_BLOCK; block++) {
-      let amax = 0;
-      for (let j = 0; j < Q8_BLOCK; j++) amax = Math.max(amax, Math.abs(values[block * Q8_BLOCK + j]!));
-      const d = amax / 127;
-      const base = block * 34;
-      out.writeUInt16LE(toHalf(d), base);
-      for (let j = 0; j < Q8_BLOCK; j++) out.writeInt8(d === 0 ? 0 : Math.round(values[block * Q8_BLOCK + j]! / d), base + 2 + j);
-    }
+  for (let block = 0; block < elements / Q8_BLOCK; block++) {
+    let amax = 0;
+    for (let j = 0; j < Q8_BLOCK; j++) amax = Math.max(amax, Math.abs(values[block * Q8_BLOCK + j]!));
+    const d = amax / 127;
+    const base = block * 34;
+    out.writeUInt16LE(toHalf(d), base);
+    for (let j = 0; j < Q8_BLOCK; j++) out.writeInt8(d === 0 ? 0 : Math.round(values[block * Q8_BLOCK + j]! / d), base + 2 + j);
   }
   return out;
 }
