@@ -1,5 +1,5 @@
 import type { ChatReply, ChatRequest, Clock, FinishReason, ToolCall } from '@crucibleforge/core';
-import { computeTimings, type Observed, type TimedCompletion, type TimingEvent } from '@crucibleforge/timing';
+import { computeTimings, emptyObserved, type TimedCompletion, type TimingEvent } from '@crucibleforge/timing';
 import { LlamaChat, type ChatWrapper, type Llama, type LlamaChatResponseChunk, type LlamaContextSequence, type LlamaGrammar } from 'node-llama-cpp';
 import { engineError } from './errors';
 import { toChatHistory, toFunctions } from './history';
@@ -16,32 +16,6 @@ export interface GenerationTarget {
 
 /** The default output cap when a request names none (an OpenAI server would stop at the context end). */
 export const DEFAULT_MAX_TOKENS = 1024;
-
-function emptyObserved(t0: number): Observed {
-  return {
-    t0,
-    headersAt: null,
-    firstByteAt: null,
-    firstTokenAt: null,
-    lastTokenAt: null,
-    firstReasoningAt: null,
-    firstContentAt: null,
-    endAt: null,
-    gapsMs: [],
-    tokenEvents: 0,
-    totalEvents: 0,
-    comments: 0,
-    malformed: 0,
-    firstEventChars: 0,
-    firstEventEstimate: 0,
-    totalChars: 0,
-    estimatedTokens: 0,
-    estimatedReasoning: 0,
-    usage: null,
-    llama: null,
-    lmstudio: null,
-  };
-}
 
 const FINISH: Record<string, FinishReason> = {
   eogToken: 'stop',

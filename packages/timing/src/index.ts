@@ -1,6 +1,7 @@
 export { streamChat } from './stream';
 // For engines that are not HTTP (the in-process llama.cpp engine): the same measurement from their own token events.
 export { computeTimings } from './compute';
+export { emptyObserved } from './measure';
 export type { Observed } from './measure';
 export { EventQueue } from './queue';
 export { createTimedCompleter } from './completer';

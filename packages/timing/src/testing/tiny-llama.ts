@@ -1,3 +1,4 @@
+import { seededRandom } from '@crucibleforge/core';
 import { gguf, writeGguf, type GgmlTypeName, type GgufTensor, type GgufValue } from './gguf-writer';
 
 /** The shape of a random-weight llama model (defaults: a 2-layer, 64-wide toy of about 0.2 M parameters). */
@@ -70,18 +71,6 @@ export function byteVocabulary(): { tokens: string[]; types: number[]; scores: n
   return { tokens, types, scores: tokens.map((_, i) => (types[i] === NORMAL ? -i : 0)) };
 }
 
-/** mulberry32: a small seeded generator, so a model's bytes depend only on its options. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A random-weight llama model as GGUF bytes that llama.cpp loads and generates from (gibberish:
  * this tests mechanics and speed, never content). Nothing is downloaded; a few hundred KB by default.
@@ -102,7 +91,7 @@ export function tinyLlama(options: TinyLlamaOptions = {}): TinyLlama {
   const kv = headDim * kvHeads;
   const vocab = byteVocabulary();
   const nVocab = vocab.tokens.length;
-  const random = seeded(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1); // the bytes depend only on the options
   const weights = (count: number, scale: number) => {
     const out = new Float32Array(count);
     for (let i = 0; i < count; i++) out[i] = (random() * 2 - 1) * scale;
