@@ -33,7 +33,7 @@ export { referenceText, referenceTurn, referenceTranscript } from './reference';
 
 // Grading
 export { grade } from './grade';
-export { gradeCode, interpretHarness, runCodeTests, buildHarness, DEFAULT_CODE_TIMEOUT_MS } from './graders/code';
+export { gradeCode, runCodeTests, DEFAULT_CODE_TIMEOUT_MS } from './graders/code';
 export { gradeNumber, gradeExact, gradeChoice, gradeAssignments, answerNumber } from './graders/answer';
 export { gradeContains, gradeRegex, gradeJson, needlesProblem } from './graders/text';
 export { gradeToolCalls, assistantTurns } from './graders/tool-calls';

@@ -2,27 +2,19 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { CATEGORIES, CrucibleError } from '@crucibleforge/core';
-import {
-  applyProfile,
-  assertKnownIds,
-  findProfile,
-  formatProblem,
-  formatVerifySummary,
-  loadCases,
-  loadProfiles,
-  verifyCases,
-  type LoadedCase,
-  type Profile,
-  type SourceProblem,
-} from '@crucibleforge/cases';
+import { assertKnownIds, formatVerifySummary, verifyCases, type LoadedCase } from '@crucibleforge/cases';
 import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import { parseCommandArgs } from '../args';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { grade, show } from './cases-grade';
+import { loadSelection } from './cases-load';
 
 const usage = `Usage:
   crucibleforge cases list [--json] [--cases DIR] [--profile NAME] [--category C]
   crucibleforge cases verify [ID|FILE|FOLDER …] [--json FILE] [--cases DIR] [--profile NAME] [--allow-unsandboxed] [--verbose]
+  crucibleforge cases grade ID --reply FILE [--seed N] [--cases DIR] [--json] [--text] [--allow-unsandboxed]
+  crucibleforge cases show ID [--seed N] [--cases DIR] [--json]
 
 list    the cases (id, category, difficulty, seeded, title); --json prints an array of
         { id, category, difficulty, seeded, title, tags, revision }.
@@ -30,40 +22,24 @@ verify  proves every case: references executed in the sandbox, negative controls
         re-derived, puzzles unique, haystacks rebuilt, tool references match. Give ids, files or
         folders to verify only those. Exit 1 when any case has a problem, 2 for bad case files,
         3 when no sandbox is available (unless --allow-unsandboxed).
+grade   grades one reply exactly as a run does (code in the sandbox, every grader type; a judged case is
+        "pending"). FILE is the reply text, or a JSON object with a string "content" as the runner
+        stores it ({content, tool_calls_by_turn?, tool_calls?, transcript?, finish_reason?}); --text
+        reads any file as reply text. --seed is the run seed (default 1). --json prints one object
+        { id, seed, revision, status, reason, score?, details? }. Exit 0 pass, 1 fail (or error,
+        pending), 2 usage, 3 no sandbox.
+show    prints exactly what the model is sent for the case and seed: the system message, every user
+        turn, the tool definitions, the answer budget; never the reference, grader or verify data.
+        --json prints { messages, tools, turns, max_tokens } (messages: the first request's).
 
 Options:
   --cases DIR          the cases directory (default: ${CASES_DIR_DEFAULT})
   --profile NAME       only the cases a profile selects (cases/profiles/NAME.yaml)
   --category C         list: only this category
-  --json FILE          verify: write the report as JSON
+  --json FILE          verify: write the report as JSON (grade, show: --json prints JSON)
   --allow-unsandboxed  verify: run programs without bwrap when it is unavailable
   --verbose            verify: also print passing cases and warnings
 `;
-
-function printProblems(io: CliIO, dir: string, problems: SourceProblem[]): number {
-  for (const p of problems) io.stderr.write(`${formatProblem({ ...p, file: join(dir, p.file) })}\n`);
-  io.stderr.write(`crucibleforge cases: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${dir}; nothing was loaded\n`);
-  return EXIT.usage;
-}
-
-/** Loads cases and profiles (all or nothing) and applies --profile; a number is the exit code. */
-async function loadSelection(io: CliIO, dir: string, profileName: string | undefined): Promise<{ cases: LoadedCase[]; all: LoadedCase[]; profiles: Profile[] } | number> {
-  const loaded = await loadCases(dir);
-  if (!loaded.ok) return printProblems(io, dir, loaded.problems);
-  const profiles = await loadProfiles(dir);
-  if (!profiles.ok) return printProblems(io, dir, profiles.problems);
-  try {
-    for (const p of profiles.profiles) applyProfile(p, loaded.cases);
-    const cases = profileName === undefined ? loaded.cases : applyProfile(findProfile(profiles.profiles, profileName), loaded.cases);
-    return { cases, all: loaded.cases, profiles: profiles.profiles };
-  } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code.startsWith('CASES_')) {
-      io.stderr.write(`crucibleforge cases: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    throw error;
-  }
-}
 
 async function list(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -198,6 +174,8 @@ export const command: CommandModule = {
     const [sub, ...rest] = args;
     if (sub === 'list') return list(rest, io);
     if (sub === 'verify') return verify(rest, io);
-    throw new UsageError(sub === undefined ? 'give a subcommand: list or verify' : `unknown subcommand "${sub}" (list or verify)`);
+    if (sub === 'grade') return grade(rest, io);
+    if (sub === 'show') return show(rest, io);
+    throw new UsageError(sub === undefined ? 'give a subcommand: list, verify, grade or show' : `unknown subcommand "${sub}" (list, verify, grade or show)`);
   },
 };
