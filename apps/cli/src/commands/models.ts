@@ -1,6 +1,6 @@
 import { apiKeyFor, isInProcess, probeInProcess, resolveModel } from '@crucibleforge/runner';
 import { listModelMetadata, type GgufInfo, type ModelInfo } from '@crucibleforge/timing';
-import { discoverAll, ggufSummary } from '../host-roofline';
+import { discoverAll, formatParams, ggufSummary } from '../host-roofline';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { requireConfig, withRunnerErrors } from '../runner-context';
@@ -22,7 +22,7 @@ function size(info: ModelInfo | undefined): string {
   if (!info) return '';
   const parts: string[] = [];
   if (info.parameter_size) parts.push(info.parameter_size);
-  else if (info.parameter_count) parts.push(`${(info.parameter_count / 1e9).toFixed(1)}B`);
+  else if (info.parameter_count) parts.push(formatParams(info.parameter_count));
   if (info.size_bytes) parts.push(`${(info.size_bytes / 2 ** 30).toFixed(1)} GiB`);
   if (info.quantization) parts.push(info.quantization);
   if (info.max_context) parts.push(`ctx ${info.max_context}`);
