@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import {
   defaultModelRoots,
   discoverGguf,
+  lastLevelCacheBytes,
   measureHostBandwidth,
   type GgufInfo,
   type GgufLocation,
@@ -69,6 +70,25 @@ export async function hostBandwidth(io: CliIO, options: { refresh?: boolean; now
       .catch(() => undefined);
   }
   return reading;
+}
+
+/**
+ * The speed benchmark's host-roofline options for a model on this machine: the bandwidth probe (run, or read
+ * from the cache, only when the roofline needs it) and this CPU's last-level cache size (a model that fits in
+ * it is not bound by DRAM bandwidth).
+ */
+export async function hostRooflineOptions(
+  io: CliIO,
+  options: { refresh?: boolean; onReading?: (reading: HostBandwidthReading) => void } = {},
+): Promise<{ hostBandwidth: () => Promise<number>; hostCacheBytes: number | null }> {
+  return {
+    hostBandwidth: async () => {
+      const reading = await hostBandwidth(io, options.refresh ? { refresh: true } : {});
+      options.onReading?.(reading);
+      return reading.bandwidth_gbs;
+    },
+    hostCacheBytes: await lastLevelCacheBytes(),
+  };
 }
 
 export function bandwidthLine(reading: HostBandwidthReading): string {

@@ -1,4 +1,6 @@
+import { readdir, readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { systemClock, type Clock } from '@crucibleforge/core';
 
@@ -90,4 +92,36 @@ export async function measureHostBandwidth(options: BandwidthProbeOptions = {}):
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
+}
+
+/** `32768K`, `1M`, `512` (sysfs cache sizes) → bytes; null when unreadable. */
+function cacheSize(text: string): number | null {
+  const m = /^(\d+)\s*([KMG]?)/i.exec(text.trim());
+  if (!m) return null;
+  const unit = { '': 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30 }[m[2]!.toUpperCase() as '' | 'K' | 'M' | 'G'];
+  return Number(m[1]) * unit;
+}
+
+/**
+ * The largest data or unified CPU cache of this machine, in bytes, from Linux sysfs
+ * (`<sysRoot>/devices/system/cpu/cpu0/cache/index*`: level, type, size); null where sysfs has none
+ * (macOS, Windows, containers hiding it). Weights smaller than this can stay in cache while decoding.
+ */
+export async function lastLevelCacheBytes(sysRoot = '/sys'): Promise<number | null> {
+  const dir = join(sysRoot, 'devices/system/cpu/cpu0/cache');
+  let entries: string[];
+  try {
+    entries = (await readdir(dir)).filter((e) => /^index\d+$/.test(e));
+  } catch {
+    return null;
+  }
+  let best: { level: number; bytes: number } | null = null;
+  for (const entry of entries) {
+    const read = (name: string) => readFile(join(dir, entry, name), 'utf8').then((t) => t.trim(), () => null);
+    const [level, type, size] = await Promise.all([read('level'), read('type'), read('size')]);
+    const bytes = size === null ? null : cacheSize(size);
+    if (level === null || bytes === null || type === 'Instruction') continue;
+    if (!best || Number(level) > best.level || (Number(level) === best.level && bytes > best.bytes)) best = { level: Number(level), bytes };
+  }
+  return best?.bytes ?? null;
 }

@@ -1,7 +1,7 @@
 import { systemClock, type ChatRequest, type RandomSource, type ReasoningMode, type SpeedSummary } from '@crucibleforge/core';
 import pLimit from 'p-limit';
 import { FATAL_TIMING_CODES, timingError } from './errors';
-import { FORMULAS } from './formulas';
+import { FORMULAS, IN_PROCESS_FORMULAS, type Formulas } from './formulas';
 import type { GgufInfo } from './gguf';
 import { listModelMetadata, type ModelInfo } from './metadata';
 import { sameModel } from './model-id';
@@ -44,6 +44,8 @@ export interface SpeedBenchmarkOptions extends Omit<EndpointOptions, 'baseUrl'> 
   gpu?: string | null;
   /** This host's measured memory bandwidth, GB/s: the roofline of a CPU/APU run when no GPU is named. */
   hostBandwidthGbs?: number | null;
+  /** This CPU's last-level cache, bytes: a model that fits in it may beat the host roofline (MEDIUM, not SUSPICIOUS). */
+  hostCacheBytes?: number | null;
   /**
    * Measures (or reads) the host's bandwidth only when the roofline needs it: no GPU or bandwidth named,
    * the weights known. For a model on this machine (in process, or a loopback server).
@@ -114,7 +116,7 @@ export interface SpeedReport {
   depth_sweep: DepthPoint[] | null;
   concurrency_sweep: ConcurrencyPoint[] | null;
   plausibility: Plausibility;
-  formulas: typeof FORMULAS;
+  formulas: Formulas;
   summary: SpeedSummary;
   failures: number;
   wrong_model: boolean;
@@ -161,6 +163,7 @@ function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null,
     bandwidth_gbs: options.bandwidthGbs ?? null,
     gpu: options.gpu ?? null,
     host_bandwidth_gbs: hostGbs,
+    host_cache_bytes: options.hostCacheBytes ?? null,
     ...(kvPerPosition !== null && depth !== null ? { kv_bytes_per_token: kvPerPosition * depth } : {}),
     wrong_model: ok.some((r) => r.wrong_model),
     notes,
@@ -342,7 +345,7 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
     depth_sweep: depthSweep,
     concurrency_sweep: concurrencySweep,
     plausibility,
-    formulas: FORMULAS,
+    formulas: completer ? IN_PROCESS_FORMULAS : FORMULAS,
     summary: {
       model: options.model,
       ttft_s: median(okSingle.map((r) => r.ttft_s)),

@@ -15,7 +15,8 @@ export type { ConcurrencyPoint, DepthPoint, SpeedBenchmarkOptions, SpeedProgress
 export { MEDIAN_METRICS, STAT_METRICS } from './records';
 export type { MedianMetrics, RunFailed, RunOk, RunRecord } from './records';
 export { renderSpeedReport, alignTable } from './format';
-export { FORMULAS } from './formulas';
+export { FORMULAS, IN_PROCESS_FORMULAS } from './formulas';
+export type { Formulas } from './formulas';
 export { SPEED_PROMPTS, makeNonce, withNonce, depthPrompt, parseCount } from './prompts';
 export type { SpeedPrompt, SpeedPromptKey, SpeedPromptName } from './prompts';
 export { listModelMetadata, fetchModelIds, probeEndpoint } from './metadata';
@@ -26,7 +27,7 @@ export { assessPlausibility, findGpu, bytesPerParam, parseParamCounts, GPU_BANDW
 export type { Confidence, GpuSpec, Plausibility, PlausibilityInput } from './plausibility';
 export { defaultModelRoots, discoverGguf, findGguf, findLmStudioGguf, findOllamaGguf, llamaCppModelPath, ollamaManifestParts } from './discover';
 export type { DiscoverOptions, GgufLocation, ModelRoots } from './discover';
-export { measureHostBandwidth } from './bandwidth';
+export { lastLevelCacheBytes, measureHostBandwidth } from './bandwidth';
 export type { BandwidthProbeOptions, HostBandwidth } from './bandwidth';
 export { releaseModel } from './unload';
 export type { ReleaseResult } from './unload';

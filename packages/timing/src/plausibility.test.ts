@@ -56,6 +56,20 @@ describe('the host roofline (measured bandwidth, CPU/APU runs)', () => {
     expect(slow.reasons.join(' ')).toMatch(/compute- or overhead-bound/);
   });
 
+  it('above the roofline is MEDIUM, not SUSPICIOUS, when everything read per token fits the CPU cache', () => {
+    const small = { decode_tps: 500, active_weight_bytes: 8e6, kv_bytes_per_token: 1e6, host_bandwidth_gbs: 3.6 };
+    const fits = assessPlausibility({ ...small, host_cache_bytes: 32 * 2 ** 20 });
+    expect(fits).toMatchObject({ confidence: 'MEDIUM', cache_resident: true, roofline_tps: 400 });
+    expect(fits.reasons.join(' ')).toContain("the 9.00 MB read per token fit this CPU's 33.55 MB last-level cache");
+    // Without the cache size, or when the model does not fit, the same speed is impossible.
+    expect(assessPlausibility(small)).toMatchObject({ confidence: 'SUSPICIOUS', cache_resident: false });
+    expect(assessPlausibility({ ...small, host_cache_bytes: 4 * 2 ** 20 })).toMatchObject({ confidence: 'SUSPICIOUS', cache_resident: false });
+    // A GPU's roofline is not relaxed by the host CPU's cache.
+    expect(assessPlausibility({ ...small, decode_tps: 1e6, host_cache_bytes: 32 * 2 ** 20, gpu: '4090' }).confidence).toBe('SUSPICIOUS');
+    // Below the roofline the cache changes nothing.
+    expect(assessPlausibility({ ...small, decode_tps: 200, host_cache_bytes: 32 * 2 ** 20 })).toMatchObject({ confidence: 'HIGH', cache_resident: true });
+  });
+
   it('adds the KV cache read at the context depth to the bytes per token', () => {
     const p = assessPlausibility({ decode_tps: 10, active_weight_bytes: 1e9, kv_bytes_per_token: 1e9, host_bandwidth_gbs: 20 });
     expect(p.roofline_tps).toBeCloseTo(10, 9);

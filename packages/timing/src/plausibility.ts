@@ -119,6 +119,12 @@ export interface PlausibilityInput {
    * not scaled by 90 %), for a CPU/APU run when neither a GPU nor a bandwidth is named.
    */
   host_bandwidth_gbs?: number | null;
+  /**
+   * This CPU's last-level cache in bytes (with the host roofline): when everything read per token fits in
+   * it, the weights stay in cache and decode is not bound by DRAM bandwidth, so above the roofline is not
+   * impossible (MEDIUM, not SUSPICIOUS).
+   */
+  host_cache_bytes?: number | null;
   /** KV-cache bytes read per token at the measured context depth, when known (default 0). */
   kv_bytes_per_token?: number;
   wrong_model?: boolean;
@@ -140,6 +146,8 @@ export interface Plausibility {
   weights_source: 'gguf' | 'size' | 'parameters' | null;
   /** KV-cache bytes per token included in the roofline. */
   kv_bytes_per_token: number;
+  /** True when the bytes read per token fit the host CPU's last-level cache (the DRAM roofline does not bind). */
+  cache_resident: boolean;
 }
 
 function weights(input: PlausibilityInput): { bytes: number; source: Plausibility['weights_source']; note: string | null } | null {
@@ -185,7 +193,8 @@ function bandwidthOf(input: PlausibilityInput, gpu: GpuSpec | null): { achievabl
  * Holds a measured decode speed against the memory-bandwidth roofline: achievable bandwidth (90 % of
  * an advertised one, or this host's measured copy bandwidth) ÷ bytes read per token (active weights plus
  * the KV cache at the context depth). Above 100 % → SUSPICIOUS (speculative decoding, a warm cache, wrong
- * token counts or a smaller model); below 15 % → LOW on a GPU (CPU fallback, partial offload), MEDIUM on
+ * token counts or a smaller model), except MEDIUM on the host roofline when all of it fits the CPU's
+ * last-level cache; below 15 % → LOW on a GPU (CPU fallback, partial offload), MEDIUM on
  * the host roofline (compute- or overhead-bound); 15–30 % or 90–100 % → MEDIUM; otherwise HIGH.
  * Estimated weights cap the result at MEDIUM.
  */
@@ -206,6 +215,7 @@ export function assessPlausibility(input: PlausibilityInput): Plausibility {
     active_weight_bytes: w ? Math.round(w.bytes) : null,
     weights_source: w?.source ?? null,
     kv_bytes_per_token: Math.round(kv),
+    cache_resident: false,
   };
   if (input.gpu && !gpu && !input.bandwidth_gbs) reasons.push(`unknown GPU "${input.gpu}": pass --bandwidth-gbs`);
   if (input.wrong_model) reasons.push('the server answered as a different model than requested');
@@ -225,8 +235,15 @@ export function assessPlausibility(input: PlausibilityInput): Plausibility {
   const what = kv > 0 ? `${formatGigabytes(perToken)} per token (weights ${formatGigabytes(w.bytes)} + KV cache ${formatGigabytes(kv)})` : `${formatGigabytes(w.bytes)} per token`;
   const source = host ? ' measured on this host' : '';
   const head = `${input.decode_tps.toFixed(1)} T/s is ${pct(fraction)} of the roofline ${roofline.toFixed(1)} T/s (${(achievable / 1e9).toFixed(host ? 1 : 0)} GB/s${source} ÷ ${what})`;
+  const cache = host && input.host_cache_bytes && input.host_cache_bytes > 0 ? input.host_cache_bytes : null;
+  const resident = cache !== null && perToken <= cache;
   let confidence: Confidence;
-  if (fraction > 1) {
+  if (fraction > 1 && resident) {
+    confidence = 'MEDIUM';
+    reasons.push(
+      `${head}: above the memory roofline, but the ${formatGigabytes(perToken)} read per token fit this CPU's ${formatGigabytes(cache)} last-level cache, so DRAM bandwidth does not bound it (a model this small stays in cache)`,
+    );
+  } else if (fraction > 1) {
     confidence = 'SUSPICIOUS';
     reasons.push(`${head}: above the physical limit — speculative decoding/MTP, a warm cache, wrong token counts or a smaller model served${host ? '; or a GPU serves it (name it with --gpu)' : ''}`);
   } else if (fraction < 0.15) {
@@ -247,5 +264,5 @@ export function assessPlausibility(input: PlausibilityInput): Plausibility {
     if (confidence === 'HIGH') confidence = 'MEDIUM';
   }
   if (input.wrong_model) confidence = 'LOW';
-  return { ...base, confidence, roofline_tps: roofline, fraction_of_roofline: fraction };
+  return { ...base, confidence, roofline_tps: roofline, fraction_of_roofline: fraction, cache_resident: resident };
 }

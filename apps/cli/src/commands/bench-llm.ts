@@ -15,7 +15,7 @@ import {
 } from '@crucibleforge/timing';
 import { parseCommandArgs } from '../args';
 import { ENGINE_OPTIONS, ENGINE_USAGE, engineLine, openEngine, type OpenedEngine } from '../engine-speed';
-import { discoverServedGguf, hostBandwidth, isLocalEndpoint } from '../host-roofline';
+import { discoverServedGguf, hostRooflineOptions, isLocalEndpoint } from '../host-roofline';
 import { runTests, type TestResult } from '../bench-llm-ability';
 import { checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
 import { ABILITY_TITLE, abilityScoreLine, AGENT_TITLE, agentScoreLine, dotWidth, header, paintFor, speedSection, testLines } from '../bench-llm-render';
@@ -88,8 +88,8 @@ interface Hardware {
   gguf: GgufInfo | null;
   gpu: string | null;
   bandwidthGbs: number | null;
-  /** This host's measured bandwidth (probed when the roofline needs it), for a model on this machine when no GPU is named. */
-  hostBandwidth: (() => Promise<number | null>) | null;
+  /** This host's roofline (the bandwidth probed when needed, the CPU cache), for a model on this machine when no GPU is named. */
+  roofline: Awaited<ReturnType<typeof hostRooflineOptions>> | null;
 }
 
 /**
@@ -105,10 +105,10 @@ async function hardware(values: Values, io: CliIO, model: string, o: EndpointOpt
   }
   const local = !base.gpu && base.bandwidthGbs === null && (opened !== null || (o !== null && isLocalEndpoint(o.baseUrl)));
   // The plausibility reasons name the measured bandwidth.
-  return { ...base, hostBandwidth: local ? async () => (await hostBandwidth(io)).bandwidth_gbs : null };
+  return { ...base, roofline: local ? await hostRooflineOptions(io) : null };
 }
 
-async function flaggedHardware(values: Values, cwd: string, opened: OpenedEngine | null): Promise<Omit<Hardware, 'hostBandwidth'>> {
+async function flaggedHardware(values: Values, cwd: string, opened: OpenedEngine | null): Promise<Omit<Hardware, 'roofline'>> {
   let bandwidthGbs: number | null = null;
   if (values['bandwidth-gbs'] !== undefined) {
     bandwidthGbs = Number(values['bandwidth-gbs']);
@@ -201,7 +201,7 @@ async function benchmarkWith(model: string, values: Values, io: CliIO, opened: O
       gguf: hw.gguf,
       gpu: hw.gpu,
       bandwidthGbs: hw.bandwidthGbs,
-      ...(hw.hostBandwidth ? { hostBandwidth: hw.hostBandwidth } : {}),
+      ...hw.roofline,
       signal: io.signal,
     });
   } catch (error) {

@@ -17,7 +17,7 @@ import {
 } from '@crucibleforge/timing';
 import { intFlag, listFlag, parseCommandArgs } from '../args';
 import { ENGINE_OPTIONS, ENGINE_USAGE, engineLine, openEngine, ppTgSettings, runPpTg, type OpenedEngine } from '../engine-speed';
-import { bandwidthLine, discoverServedGguf, ggufSummary, hostBandwidth, isLocalEndpoint } from '../host-roofline';
+import { bandwidthLine, discoverServedGguf, ggufSummary, hostRooflineOptions, isLocalEndpoint } from '../host-roofline';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 
 const usage = `Usage: crucibleforge speed <model> --base-url <url> [options]
@@ -205,11 +205,9 @@ export const command: CommandModule = {
     // No GPU named: a model on this machine (in process, or a loopback server) is held to this host's
     // bandwidth, probed (or read from the cache) only when the roofline needs it.
     const local = !values.gpu && bandwidthGbs === null && (inProcess || isLocalEndpoint(baseUrl!));
-    const probe = async () => {
-      const reading = await hostBandwidth(io, { refresh: values['refresh-bandwidth'] === true });
-      io.stderr.write(`${bandwidthLine(reading)}\n`);
-      return reading.bandwidth_gbs;
-    };
+    const roofline = local
+      ? await hostRooflineOptions(io, { refresh: values['refresh-bandwidth'] === true, onReading: (r) => io.stderr.write(`${bandwidthLine(r)}\n`) })
+      : {};
     const model = opened?.info.model ?? named!;
 
     let report;
@@ -228,7 +226,7 @@ export const command: CommandModule = {
         ...(values.concurrency ? { concurrency: counts('concurrency', values.concurrency)! } : {}),
         bandwidthGbs: positiveNumber('bandwidth-gbs', values['bandwidth-gbs']) ?? null,
         gpu: values.gpu ?? null,
-        ...(local ? { hostBandwidth: probe } : {}),
+        ...roofline,
         gguf,
         timeouts,
         signal: io.signal,
