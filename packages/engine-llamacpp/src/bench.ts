@@ -34,6 +34,10 @@ export interface PpTgReport {
   kind: 'pp-tg';
   engine: string;
   model: string;
+  /** llama.cpp's model description, size in bytes and parameters: llama-bench's first columns. */
+  model_description: string;
+  size_bytes: number;
+  parameters: number | null;
   gguf: string;
   threads: number;
   batch_size: number;
@@ -127,6 +131,9 @@ export async function benchPpTg(target: BenchTarget, options: PpTgOptions, clock
     kind: 'pp-tg',
     engine: target.info.engine,
     model: target.info.model,
+    model_description: target.info.model_description,
+    size_bytes: target.info.file_size_bytes,
+    parameters: target.info.parameters,
     gguf: target.info.gguf,
     threads: target.info.threads,
     batch_size: target.info.batch_size,
@@ -135,11 +142,34 @@ export async function benchPpTg(target: BenchTarget, options: PpTgOptions, clock
   };
 }
 
-/** llama-bench's table: `| model | size | params | backend | threads | test | t/s |`, t/s as mean ± sd. */
+/** llama-bench's units: MiB below a GiB, else GiB; parameters in M or B with two decimals. */
+function benchSize(bytes: number): string {
+  return bytes < 2 ** 30 ? `${(bytes / 2 ** 20).toFixed(2)} MiB` : `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+}
+function benchParams(n: number | null): string {
+  if (n === null) return '?';
+  return n < 1e9 ? `${(n / 1e6).toFixed(2)} M` : `${(n / 1e9).toFixed(2)} B`;
+}
+
+/**
+ * llama-bench's markdown table (`| model | size | params | backend | threads | test | t/s |`, t/s as
+ * mean ± sd), under a line naming the engine, the model id and the batch size.
+ */
 export function renderPpTg(report: PpTgReport): string {
-  const lines = [`llama-bench style (${report.engine}, ${report.threads} thread${report.threads === 1 ? '' : 's'}, batch ${report.batch_size}): ${report.model}`];
-  for (const t of report.tests) {
-    lines.push(`  ${t.test.padEnd(8)} ${t.mean_tps.toFixed(2).padStart(10)} ± ${t.sd_tps.toFixed(2)} t/s  (${t.repetitions} repetitions)`);
-  }
-  return `${lines.join('\n')}\n`;
+  const header = ['model', 'size', 'params', 'backend', 'threads', 'test', 't/s'];
+  const right = [false, true, true, false, true, true, true];
+  const rows = report.tests.map((t) => [
+    report.model_description,
+    benchSize(report.size_bytes),
+    benchParams(report.parameters),
+    'CPU',
+    String(report.threads),
+    t.test,
+    `${t.mean_tps.toFixed(2)} ± ${t.sd_tps.toFixed(2)}`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (right[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+  const rule = `| ${widths.map((w, i) => (right[i] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`;
+  const title = `llama-bench style: ${report.model} on ${report.engine}, batch ${report.batch_size}, ${report.tests[0]?.repetitions ?? 0} repetitions after a warm-up`;
+  return `${[title, '', line(header), rule, ...rows.map(line)].join('\n')}\n`;
 }

@@ -6,6 +6,7 @@ import type { TimingEvent } from '@crucibleforge/timing';
 import { writeTinyLlama } from '@crucibleforge/timing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlamaCppEngine, type LlamaCppEngine } from './engine';
+import { renderPpTg } from './bench';
 
 let dir: string;
 let f16: LlamaCppEngine;
@@ -98,6 +99,11 @@ describe('the in-process llama.cpp engine on a generated random-weight GGUF', ()
       expect(t.mean_tps).toBeGreaterThan(0);
       expect(t.sd_tps).toBeGreaterThanOrEqual(0);
     }
+    const table = renderPpTg(report).split('\n');
+    expect(table[2]).toMatch(/^\| model +\| +size \| +params \| backend \| threads \| +test \| +t\/s \|$/);
+    expect(table[4]).toMatch(/^\| llama .*F16 +\| +\d+\.\d\d MiB \| +\d+\.\d\d M \| CPU +\| +1 \| +pp64 \| +\d+\.\d\d ± \d+\.\d\d \|$/);
+    expect(table[5]).toMatch(/\| +tg16 \| +\d+\.\d\d ± \d+\.\d\d \|$/);
+    expect(report).toMatchObject({ parameters: expect.any(Number), size_bytes: expect.any(Number) });
     await expect(f16.benchmark({ promptTokens: 4096 })).rejects.toMatchObject({ code: 'ENGINE_CONTEXT_OVERFLOW' });
   });
 

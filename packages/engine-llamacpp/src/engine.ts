@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { CrucibleError, systemClock, type ChatReply, type ChatRequest, type Clock } from '@crucibleforge/core';
-import { EventQueue, type TimedCompletion, type TimedStream, type TimingEvent } from '@crucibleforge/timing';
+import { EventQueue, readGgufInfo, type TimedCompletion, type TimedStream, type TimingEvent } from '@crucibleforge/timing';
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import { benchPpTg, type PpTgOptions, type PpTgReport } from './bench';
 import { engineError } from './errors';
@@ -29,7 +29,11 @@ export interface EngineInfo {
   engine: string;
   gguf: string;
   model: string;
+  /** llama.cpp's description of the model (`llama ?B F16`), llama-bench's model column. */
+  model_description: string;
   file_size_bytes: number;
+  /** Every weight, from the GGUF header (null when the header does not tell). */
+  parameters: number | null;
   context_size: number;
   train_context_size: number;
   threads: number;
@@ -121,6 +125,7 @@ export function createLlamaCppEngine(options: LlamaCppEngineOptions): LlamaCppEn
         details: { path, context_size: contextSize },
       });
     }
+    const parameters = await readGgufInfo(path).then((g) => g.parameter_count, () => null);
     return {
       llama,
       model,
@@ -130,7 +135,9 @@ export function createLlamaCppEngine(options: LlamaCppEngineOptions): LlamaCppEn
         engine: ENGINE_NAME,
         gguf: path,
         model: modelId,
+        model_description: model.typeDescription,
         file_size_bytes: size,
+        parameters,
         context_size: context.contextSize,
         train_context_size: train,
         threads: context.currentThreads,
