@@ -32,9 +32,11 @@ export type { NextStep } from './conversation';
 export { referenceText, referenceTurn, referenceTranscript } from './reference';
 
 // Grading
-export { grade } from './grade';
+export { grade, GRADER_VERSION } from './grade';
 export { gradeCode, runCodeTests, DEFAULT_CODE_TIMEOUT_MS } from './graders/code';
-export { gradeNumber, gradeExact, gradeChoice, gradeAssignments, answerNumber } from './graders/answer';
+export { gradeNumber, gradeExact, gradeChoice, gradeAssignments } from './graders/answer';
+export { extractAnswer } from './answers/index';
+export type { AnswerSpec, Extracted, ExtractOptions } from './answers/index';
 export { gradeContains, gradeRegex, gradeJson, needlesProblem } from './graders/text';
 export { gradeToolCalls, assistantTurns } from './graders/tool-calls';
 export { argProblem, callProblem, normalizeDate, parseInstant } from './graders/tool-matchers';
