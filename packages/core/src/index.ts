@@ -6,7 +6,7 @@ export type { Clock, FetchLike, Sleep, RandomSource } from './world';
 export { finiteNumber, nonEmptyString, jsonObject } from './fields';
 export type { JsonObject } from './fields';
 export { EMPTY_USAGE } from './usage';
-export { makeRedactor, redactDeep, redactSecrets, REDACTED } from './redact';
+export { makeRedactor, redactDeep, redactSecrets, secretForms, REDACTED } from './redact';
 export type {
   ChatCompleter,
   ChatMessage,
@@ -29,6 +29,9 @@ export type {
   JudgeRecord,
   PairwiseSummary,
   ResultRow,
+  RowAttempts,
+  AttemptFault,
+  StreamDamage,
   RowTimings,
   RunManifest,
   SpeedRound,

@@ -158,6 +158,8 @@ export async function generate(
     served_model: target.model,
     wrong_model: false,
     finish_reason: finish,
+    // in process: no wire, so nothing can be dropped, mis-decoded or cut off
+    stream_integrity: { ok: true, dropped_events: 0, decode_errors: 0, unexpected_end: false },
     warnings: [...warnings, ...timings.warnings],
   };
 }

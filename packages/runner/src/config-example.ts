@@ -10,6 +10,7 @@ providers:
     kind: lmstudio              # lmstudio | ollama | llamacpp | vllm | openrouter | deepseek | openai | generic | llamacpp-inprocess
     base_url: http://localhost:1234/v1
     # concurrency: 1            # local servers run one request at a time unless they have more slots
+    # timeouts: { first_token_s: 300, gap_s: 120, total_s: 1800, connect_s: 30 }   # a model's own timeouts: override these
 
   # ollama:
   #   kind: ollama
@@ -61,6 +62,7 @@ models:
     #   api_key_header: bearer  # bearer (Authorization) | x-api-key
     #   pin_env: STUDIOFORGE_PIN  # MCP pairing PIN, for a lease server on another machine
     #   devices: [0]
+    #   idle_ttl_s: 300         # 5–86400; the server frees the GPU this long after a killed run's last heartbeat
 
   # deepseek-chat:
   #   provider: deepseek

@@ -1,3 +1,4 @@
+import { MAX_IDLE_TTL_S, MIN_IDLE_TTL_S } from '@crucibleforge/lease';
 import { PROVIDER_KINDS, type ProviderKind } from '@crucibleforge/timing';
 import { z } from 'zod';
 
@@ -32,14 +33,28 @@ export const pricesSchema = z.strictObject({
 });
 export type Prices = z.infer<typeof pricesSchema>;
 
+/** Request time limits in seconds; a model's override its provider's, field by field (defaults: the timing client's). */
+export const timeoutsSchema = z.strictObject({
+  /** Request sent → response headers (default 30). */
+  connect_s: z.number().positive().optional(),
+  /** Request sent → first token (default 300). A model that sends nothing for this long has stalled. */
+  first_token_s: z.number().positive().optional(),
+  /** Longest silence between two tokens once the stream has begun (default 120). */
+  gap_s: z.number().positive().optional(),
+  /** The whole request, every token included (default 1800). */
+  total_s: z.number().positive().optional(),
+});
+export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
+
 export const httpProviderSchema = z.strictObject({
   kind: z.enum(PROVIDER_KINDS),
   base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://localhost:1234/v1' }),
   api_key_env: envName.optional(),
   concurrency: z.int().min(1).max(256).optional(),
   prices: pricesSchema.optional(),
-  /** Seconds before a request with no first token is abandoned (default 600). */
+  /** Seconds before a request with no first token is abandoned: the same as `timeouts.first_token_s` (kept for old files). */
   timeout_s: z.number().positive().optional(),
+  timeouts: timeoutsSchema.optional(),
 });
 
 /**
@@ -59,6 +74,7 @@ export const inProcessProviderSchema = z
     concurrency: z.literal(1).optional(),
     prices: pricesSchema.optional(),
     timeout_s: z.number().positive().optional(),
+    timeouts: timeoutsSchema.optional(),
   })
   .transform((p) => ({ ...p, base_url: inProcessEndpoint(p.gguf) }));
 
@@ -83,7 +99,12 @@ export const leaseSchema = z.strictObject({
   devices: z.array(z.int().min(0)).min(1).optional(),
   /** Models the lease server should load for us (default: the model's id). */
   model_ids: z.array(z.string().min(1)).optional(),
-  idle_ttl_s: z.int().min(1).optional(),
+  /** Idle seconds before the lease server drops the lease (default 300; a heartbeat every TTL/3 keeps a live run's lease). */
+  idle_ttl_s: z
+    .int()
+    .min(MIN_IDLE_TTL_S, `must be at least ${MIN_IDLE_TTL_S} s (the heartbeat touches every TTL/3)`)
+    .max(MAX_IDLE_TTL_S, `must be at most ${MAX_IDLE_TTL_S} s (a killed run would block the GPU that long)`)
+    .optional(),
   priority: z.int().min(1).max(3).optional(),
   /** Seconds to keep waiting for a busy rig before giving up (default 600). */
   wait_s: z.number().positive().optional(),
@@ -104,6 +125,8 @@ export const modelSchema = z.strictObject({
   /** Overrides the provider's prices. */
   prices: pricesSchema.optional(),
   lease: leaseSchema.optional(),
+  /** Overrides the provider's `timeouts`, field by field. */
+  timeouts: timeoutsSchema.optional(),
   /** strict: the reply must name exactly this id; prefix: allow a dated/aliased suffix; off. */
   verify_model: z.enum(['strict', 'prefix', 'off']).optional(),
   /** Retry a reasoning overflow once with reasoning off (default true). */

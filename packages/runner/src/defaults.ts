@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FetchLike } from '@crucibleforge/core';
-import { acquireLease, acquireLocalLease } from '@crucibleforge/lease';
+import { acquireLease, acquireLocalLease, type LeaseTimers } from '@crucibleforge/lease';
 import { takeBusyLock } from './busy-lock';
 import { createSandbox } from '@crucibleforge/sandbox';
 import { createTimedCompleter, listModelMetadata } from '@crucibleforge/timing';
@@ -27,7 +27,7 @@ export const timingClientFactory: ClientFactory = (model, apiKey, world) => {
     providerKind: provider.kind,
     ...(world.fetch ? { fetch: world.fetch } : {}),
     ...(world.clock ? { clock: world.clock } : {}),
-    ...(provider.timeout_s ? { timeouts: { firstTokenMs: provider.timeout_s * 1000 } } : {}),
+    timeouts: model.timeouts,
   });
 };
 
@@ -56,6 +56,9 @@ export interface LeaseAcquirerOptions {
   cacheDir: string;
   fetch?: FetchLike;
   holder?: string;
+  /** Heartbeat timers and monotonic clock for StudioForge leases (default real; tests pass manual ones). */
+  timers?: LeaseTimers;
+  now?: () => number;
 }
 
 /** The lock directory of a local endpoint: one per base_url (trailing slashes and case of the origin ignored). */
@@ -124,11 +127,13 @@ export function createLeaseAcquirer(options: LeaseAcquirerOptions): LeaseAcquire
       server: lease.server,
       ...(apiKey || pin ? { auth } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timers ? { timers: options.timers } : {}),
+      ...(options.now ? { now: options.now } : {}),
       devices,
       modelIds: lease.model_ids ?? [model.model.id],
       holder,
       reason: `benchmark ${model.label}`,
-      ...(lease.idle_ttl_s ? { idleTtlS: lease.idle_ttl_s } : {}),
+      ...(lease.idle_ttl_s === undefined ? {} : { idleTtlS: lease.idle_ttl_s }),
       ...(lease.priority ? { priority: lease.priority as 1 | 2 | 3 } : {}),
       waitMs,
       signal,

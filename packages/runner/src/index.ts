@@ -10,7 +10,7 @@ export type { OpenClawImportOptions, OpenClawImportResult } from './openclaw';
 export { costOfUsage, sumUsage, estimateCost, caseUpperBound, BudgetLedger } from './cost';
 export type { EstimateItem, CostEstimate } from './cost';
 export { listRuns, loadRun, latestRunId, missingKeys, isRetryableRow, assertRunId, foldRecords } from './storage';
-export type { LoadedRun, RunListing } from './storage';
+export type { LoadedRun, RunListing, RunLoader } from './storage';
 export { writeRunSpeed, readRunSpeed, SPEED_FILE } from './speed-store';
 export { loadRunSide } from './run-side';
 export type { RunSide } from './run-side';

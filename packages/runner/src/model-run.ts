@@ -8,6 +8,7 @@ import type { ModelOutcome, RunEvent } from './events';
 import { verifyModeOf } from './guard';
 import type { PlannedModel } from './plan';
 import { preflight } from './preflight';
+import type { EndpointErrorClass } from './retry';
 import { sentBudget } from './case-run';
 import type { RunLog } from './storage';
 import type { RunRow, StopReason } from './storage-types';
@@ -15,6 +16,13 @@ import { hexId, type HeldLease, type ResolvedWorld } from './world';
 
 /** A model is stopped after this many endpoint failures in a row; other models go on. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
+
+/** A stop caused by an endpoint fault says which: nothing answering, or a stall; other faults keep `fallback`. */
+export function stopReasonOf(errorClass: EndpointErrorClass | null, fallback: StopReason): StopReason {
+  if (errorClass === 'unreachable') return 'endpoint-down';
+  if (errorClass === 'stall') return 'stalled';
+  return fallback;
+}
 
 export interface ModelRunShared {
   runId: string;
@@ -32,7 +40,7 @@ export interface ModelRunShared {
 export async function runModel(shared: ModelRunShared, planned: PlannedModel, apiKey: string | undefined): Promise<ModelOutcome> {
   const { resolved } = planned;
   const { world, emit } = shared;
-  const outcome: ModelOutcome = { model: resolved.label, done: 0, total: planned.todo.length, passes: 0, cost_usd: 0, stopped: null };
+  const outcome: ModelOutcome = { model: resolved.label, done: 0, total: planned.todo.length, passes: 0, cost_usd: 0, stopped: null, aborted: 0 };
   if (planned.todo.length === 0) return outcome;
   emit({ type: 'model-start', model: resolved.label, cases: planned.todo.length });
 
@@ -44,6 +52,9 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
   const stop = async (reason: StopReason, message: string) => {
     if (outcome.stopped) return;
     outcome.stopped = { reason, message };
+    // A stopped model's requests in flight are cancelled at once (their rows are marked aborted). Not at the
+    // budget: the cases in flight were paid for up front (reserved) and may finish.
+    if (reason !== 'budget') controller.abort(new Error(`${resolved.label} was stopped (${reason}): ${message}`));
     emit({ type: 'model-stopped', model: resolved.label, reason, message });
     await shared.log.append({ kind: 'model-stopped', model: resolved.label, reason, message, at: world.now().toISOString() });
   };
@@ -101,7 +112,7 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
       message: check.message,
     });
     if (!check.ok) {
-      await stop(controller.signal.aborted ? 'stopped' : check.wrongModel ? 'wrong-model' : 'preflight-failed', check.message);
+      await stop(controller.signal.aborted ? 'stopped' : check.wrongModel ? 'wrong-model' : stopReasonOf(check.errorClass, 'preflight-failed'), check.message);
       return outcome;
     }
     if (contextLength === null && planned.todo.some((t) => t.planned.min_context !== null)) {
@@ -146,11 +157,15 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
             shared.ledger.settle(bound, null);
             throw error;
           });
-          shared.ledger.settle(bound, result.kind === 'row' ? result.row.cost_usd : null);
-          if (result.kind === 'aborted') return;
+          shared.ledger.settle(bound, result.kind === 'wrong-model' ? null : result.row.cost_usd);
+          if (result.kind === 'aborted') {
+            await shared.log.append({ kind: 'row', row: result.row });
+            outcome.aborted += 1;
+            emit({ type: 'case-end', model: resolved.label, row: result.row });
+            return;
+          }
           if (result.kind === 'wrong-model') {
             await stop('wrong-model', result.message);
-            controller.abort(new Error(result.message));
             return;
           }
           await shared.log.append({ kind: 'row', row: result.row });
@@ -162,7 +177,8 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
           if (result.endpointFailure) {
             consecutive += 1;
             if (consecutive >= MAX_CONSECUTIVE_FAILURES) {
-              await stop('endpoint-failures', `${consecutive} requests in a row failed; last: ${result.row.error_message ?? result.row.grade.reason}`);
+              const last = result.failure?.errorClass ?? null;
+              await stop(stopReasonOf(last, 'endpoint-failures'), `${consecutive} cases in a row failed (last: ${last ?? 'error'}): ${result.row.error_message ?? result.row.grade.reason}`);
             }
           } else if (result.row.grade.status !== 'skipped') consecutive = 0;
         }),

@@ -46,6 +46,7 @@ export type {
   ServerTimings,
   StreamChatOptions,
   TimedCompletion,
+  StreamIntegrity,
   TimedStream,
   TimingEvent,
   TimingTimeouts,

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CrucibleError, type ReasoningMode } from '@crucibleforge/core';
+import { CrucibleError, makeRedactor, type ReasoningMode } from '@crucibleforge/core';
 import {
   PROVIDER_KINDS,
   parseCount,
@@ -19,6 +19,7 @@ import { intFlag, listFlag, parseCommandArgs } from '../args';
 import { ENGINE_OPTIONS, ENGINE_USAGE, engineLine, openEngine, ppTgSettings, runPpTg, type OpenedEngine } from '../engine-speed';
 import { bandwidthLine, discoverServedGguf, ggufSummary, hostRooflineOptions, isLocalEndpoint } from '../host-roofline';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { redactingIO } from '../runner-context';
 
 const usage = `Usage: crucibleforge speed <model> --base-url <url> [options]
        crucibleforge speed [<model>] --gguf FILE [options]      (no server: llama.cpp in this process)
@@ -141,17 +142,6 @@ function progressLine(p: SpeedProgress): string {
   return `  ${what}: TTFT ${r.ttft_s?.toFixed(3) ?? '—'} s, decode ${tps} T/s, ${r.completion_tokens ?? '?'} tokens\n`;
 }
 
-/** Never let the key reach the terminal or a file, even when a server echoes it in an error. */
-function redactingIO(io: CliIO, secret: string | undefined): CliIO {
-  if (!secret) return io;
-  const scrub = (text: string) => text.split(secret).join('***');
-  return {
-    ...io,
-    stdout: { write: (text: string) => io.stdout.write(scrub(text)), isTTY: io.stdout.isTTY },
-    stderr: { write: (text: string) => io.stderr.write(scrub(text)), isTTY: io.stderr.isTTY },
-  };
-}
-
 export const command: CommandModule = {
   usage,
   async run(args: string[], rawIO: CliIO): Promise<number> {
@@ -172,7 +162,7 @@ export const command: CommandModule = {
     if (keyVar !== undefined) {
       apiKey = io.env[keyVar];
       if (!apiKey) throw new UsageError(`--api-key-env ${keyVar}: the environment variable ${keyVar} is not set`);
-      io = redactingIO(rawIO, apiKey);
+      io = redactingIO(rawIO, [apiKey]); // never let the key reach the terminal, even when a server echoes it
     }
     const prompts = (listFlag(values.prompts) ?? [...PROMPT_KEYS]).map((p) => oneOf('prompts', p, PROMPT_KEYS, 'short'));
     if (prompts.length === 0) throw new UsageError('--prompts needs at least one of short, medium, long');
@@ -256,7 +246,7 @@ export const command: CommandModule = {
       const file = resolve(io.cwd, values.json);
       const full = opened ? { ...report, engine: opened.info, pp_tg: ppTgReport } : report;
       const json = `${JSON.stringify(full, null, 2)}\n`;
-      await writeFile(file, apiKey ? json.split(apiKey).join('***') : json);
+      await writeFile(file, makeRedactor([apiKey])(json));
       io.stdout.write(`report written to ${file}\n`);
     }
     if (values.unload && baseUrl) {
