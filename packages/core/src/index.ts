@@ -1,6 +1,7 @@
 export { CrucibleError, toCrucibleError } from './errors';
 export type { CrucibleErrorOptions } from './errors';
 export { systemClock, realSleep } from './world';
+export { seededRandom } from './random';
 export type { Clock, FetchLike, Sleep, RandomSource } from './world';
 export { finiteNumber, nonEmptyString, jsonObject } from './fields';
 export type { JsonObject } from './fields';

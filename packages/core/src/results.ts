@@ -117,7 +117,7 @@ export interface SpeedSummary {
   ttft_s: number | null;
   decode_tps: number | null;
   prefill_tps: number | null;
-  plausibility?: { confidence: 'HIGH' | 'MEDIUM' | 'LOW' | 'UNKNOWN'; reasons: string[] };
+  plausibility?: { confidence: 'HIGH' | 'MEDIUM' | 'LOW' | 'SUSPICIOUS' | 'UNKNOWN'; reasons: string[] };
   /**
    * The successful single-stream rounds behind the medians, in the order they ran. Their spread is the
    * measurement noise `compare` weighs a speed change against; absent in summaries written before it was kept.

@@ -14,6 +14,8 @@ export interface TimedReply {
 /** One model's endpoint: a streamed, timed chat completion. Throws CrucibleErrors for request failures. */
 export interface ModelClient {
   completeTimed(request: ChatRequest): Promise<TimedReply>;
+  /** Frees what the client holds (an in-process engine's weights); called when the model's work is done. */
+  close?(): Promise<void>;
 }
 
 export interface ClientWorld {

@@ -7,7 +7,7 @@ version: 1
 
 providers:
   lmstudio:
-    kind: lmstudio              # lmstudio | ollama | llamacpp | vllm | openrouter | deepseek | openai | generic
+    kind: lmstudio              # lmstudio | ollama | llamacpp | vllm | openrouter | deepseek | openai | generic | llamacpp-inprocess
     base_url: http://localhost:1234/v1
     # concurrency: 1            # local servers run one request at a time unless they have more slots
 
@@ -19,6 +19,13 @@ providers:
   #   kind: llamacpp
   #   base_url: http://localhost:8080/v1
   #   concurrency: 2            # = llama-server --parallel
+
+  # engine:                     # no server: the GGUF runs in this process on llama.cpp (CPU)
+  #   kind: llamacpp-inprocess
+  #   gguf: models/qwen3-0.6b-q8_0.gguf   # absolute, or relative to this file
+  #   context: 4096             # default: the model's trained context, at most 4096
+  #   threads: 8                # default: llama.cpp's choice
+  #   batch: 512                # prompt tokens per batch
 
   # vllm:
   #   kind: vllm

@@ -5,8 +5,19 @@ import { z } from 'zod';
 export { PROVIDER_KINDS };
 export type { ProviderKind };
 
-/** Servers that run on the user's own hardware: one request at a time unless `concurrency` says more slots. */
-export const LOCAL_KINDS: ReadonlySet<ProviderKind> = new Set(['lmstudio', 'ollama', 'llamacpp', 'vllm']);
+/** A GGUF run in this process on llama.cpp (no server): `gguf: PATH` instead of `base_url`. */
+export const IN_PROCESS_KIND = 'llamacpp-inprocess';
+export type InProcessKind = typeof IN_PROCESS_KIND;
+/** Every provider kind models.yaml accepts: the HTTP servers and the in-process engine. */
+export type AnyProviderKind = ProviderKind | InProcessKind;
+
+/** The endpoint identity of an in-process provider (what plans, manifests and locks key on). */
+export function inProcessEndpoint(gguf: string): string {
+  return `${IN_PROCESS_KIND}:${gguf}`;
+}
+
+/** Models that run on the user's own hardware: one request at a time unless `concurrency` says more slots. */
+export const LOCAL_KINDS: ReadonlySet<AnyProviderKind> = new Set<AnyProviderKind>(['lmstudio', 'ollama', 'llamacpp', 'vllm', IN_PROCESS_KIND]);
 
 const envName = z
   .string()
@@ -21,7 +32,7 @@ export const pricesSchema = z.strictObject({
 });
 export type Prices = z.infer<typeof pricesSchema>;
 
-export const providerSchema = z.strictObject({
+export const httpProviderSchema = z.strictObject({
   kind: z.enum(PROVIDER_KINDS),
   base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://localhost:1234/v1' }),
   api_key_env: envName.optional(),
@@ -30,7 +41,36 @@ export const providerSchema = z.strictObject({
   /** Seconds before a request with no first token is abandoned (default 600). */
   timeout_s: z.number().positive().optional(),
 });
-export type ProviderConfig = z.infer<typeof providerSchema>;
+
+/**
+ * `kind: llamacpp-inprocess`: the GGUF runs in this process on llama.cpp (node-llama-cpp, CPU). `gguf` is
+ * absolute or relative to models.yaml; `base_url` is derived (`llamacpp-inprocess:<path>`), never written.
+ */
+export const inProcessProviderSchema = z
+  .strictObject({
+    kind: z.literal(IN_PROCESS_KIND),
+    gguf: z.string().min(1).regex(/\.gguf$/i, 'must be the path of a .gguf file'),
+    /** Context window in tokens (default: the model's trained context, at most 4096). */
+    context: z.int().min(256).optional(),
+    /** CPU threads (default: llama.cpp's choice). */
+    threads: z.int().min(1).max(512).optional(),
+    /** Prompt tokens per batch (default: min(512, context)). */
+    batch: z.int().min(1).optional(),
+    concurrency: z.literal(1).optional(),
+    prices: pricesSchema.optional(),
+    timeout_s: z.number().positive().optional(),
+  })
+  .transform((p) => ({ ...p, base_url: inProcessEndpoint(p.gguf) }));
+
+export const providerSchema = z.discriminatedUnion('kind', [httpProviderSchema, inProcessProviderSchema]);
+export type HttpProviderConfig = z.infer<typeof httpProviderSchema>;
+export type InProcessProviderConfig = z.infer<typeof inProcessProviderSchema>;
+/** `api_key_env` exists on HTTP providers only; reading it on any provider is allowed. */
+export type ProviderConfig = HttpProviderConfig | (InProcessProviderConfig & { api_key_env?: undefined });
+
+export function isInProcess(provider: ProviderConfig): provider is InProcessProviderConfig & { api_key_env?: undefined } {
+  return provider.kind === IN_PROCESS_KIND;
+}
 
 export const leaseSchema = z.strictObject({
   /** StudioForge lease server base URL; omit for a local lock file on this machine. */
@@ -86,7 +126,7 @@ const labelKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'labels use l
 
 export const configSchema = z.strictObject({
   version: z.literal(1).optional(),
-  providers: z.record(labelKey, providerSchema).default({}),
+  providers: z.record(labelKey, providerSchema as z.ZodType<ProviderConfig>).default({}),
   models: z.record(labelKey, modelSchema).default({}),
   judge: judgeSchema.optional(),
 });

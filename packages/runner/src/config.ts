@@ -1,9 +1,11 @@
 import { readFile, access } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import {
   configSchema,
+  inProcessEndpoint,
+  isInProcess,
   LOCAL_KINDS,
   type ModelConfig,
   type Prices,
@@ -92,6 +94,13 @@ export function parseConfig(text: string, file = 'models.yaml'): RunnerConfig {
   if (!parsed.success) throw configInvalid(file, issuesFromZod(file, doc, counter, parsed.error));
   const crossIssues = crossReferenceIssues(file, doc, counter, parsed.data);
   if (crossIssues.length > 0) throw configInvalid(file, crossIssues);
+  // An in-process provider's `gguf` is relative to the file that names it.
+  for (const provider of Object.values(parsed.data.providers)) {
+    if (isInProcess(provider) && !isAbsolute(provider.gguf) && isAbsolute(file)) {
+      provider.gguf = resolve(dirname(file), provider.gguf);
+      provider.base_url = inProcessEndpoint(provider.gguf);
+    }
+  }
   return { ...parsed.data, file };
 }
 

@@ -6,26 +6,35 @@ import { takeBusyLock } from './busy-lock';
 import { createSandbox } from '@crucibleforge/sandbox';
 import { createTimedCompleter, listModelMetadata } from '@crucibleforge/timing';
 import type { ClientFactory } from './client';
+import { isInProcess } from './config-schema';
+import { inProcessClient, inProcessMetadata } from './in-process';
 import { RunnerError } from './errors';
 import type { ResolvedModel } from './config';
 import type { HeldLease, LeaseAcquirer, MetadataLookup } from './world';
 import type { Sandbox } from '@crucibleforge/sandbox';
 
-/** The real client: the timing package's streamed, timed completer, with the provider's reasoning switch. */
-export const timingClientFactory: ClientFactory = (model, apiKey, world) =>
-  createTimedCompleter({
-    baseUrl: model.provider.base_url,
+/**
+ * The real client: the timing package's streamed, timed completer, with the provider's reasoning switch;
+ * for a `llamacpp-inprocess` provider the in-process llama.cpp engine (loaded on the first request).
+ */
+export const timingClientFactory: ClientFactory = (model, apiKey, world) => {
+  const provider = model.provider;
+  if (isInProcess(provider)) return inProcessClient(provider, model.model.id, world);
+  return createTimedCompleter({
+    baseUrl: provider.base_url,
     ...(apiKey === undefined ? {} : { apiKey }),
     model: model.model.id,
-    providerKind: model.provider.kind,
+    providerKind: provider.kind,
     ...(world.fetch ? { fetch: world.fetch } : {}),
     ...(world.clock ? { clock: world.clock } : {}),
-    ...(model.provider.timeout_s ? { timeouts: { firstTokenMs: model.provider.timeout_s * 1000 } } : {}),
+    ...(provider.timeout_s ? { timeouts: { firstTokenMs: provider.timeout_s * 1000 } } : {}),
   });
+};
 
 /** Context length from the endpoint's own model listing (LM Studio, Ollama, /v1/models), when it says. */
 export function timingMetadata(fetch?: FetchLike): MetadataLookup {
   return async (model, apiKey) => {
+    if (isInProcess(model.provider)) return inProcessMetadata(model.provider);
     const meta = await listModelMetadata(model.provider.base_url, {
       ...(fetch ? { fetch } : {}),
       ...(apiKey === undefined ? {} : { apiKey }),

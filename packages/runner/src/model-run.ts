@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import { runCase, type ModelContext } from './case-run';
 import { caseUpperBound, type BudgetLedger } from './cost';
+import type { ModelClient } from './client';
 import type { CaseDriver } from './driver';
 import type { ModelOutcome, RunEvent } from './events';
 import { verifyModeOf } from './guard';
@@ -56,6 +57,7 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
   };
 
   let lease: HeldLease | null = null;
+  let client: ModelClient | null = null;
   let lostStop: Promise<void> | undefined;
   const onLeaseLost = () => {
     const why = lease?.signal?.reason;
@@ -81,7 +83,7 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
       if (lease.signal?.aborted) onLeaseLost();
       else lease.signal?.addEventListener('abort', onLeaseLost, { once: true });
     }
-    const client = world.clientFactory(resolved, apiKey, { fetch: world.fetch, clock: world.clock });
+    client = world.clientFactory(resolved, apiKey, { fetch: world.fetch, clock: world.clock });
     const verify = verifyModeOf(resolved);
     const check = await preflight(resolved, client, verify, world.retry, retryWorld);
     let contextLength = resolved.model.context_length ?? null;
@@ -172,6 +174,8 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
     shared.runSignal.removeEventListener('abort', onRunAbort);
     lease?.signal?.removeEventListener('abort', onLeaseLost); // our own release below also aborts it
     await lostStop;
+    // An in-process engine frees its weights before the lease (and the next model) goes on.
+    await client?.close?.().catch((error: unknown) => notice(`closing the model failed: ${error instanceof Error ? error.message : String(error)}`));
     if (lease) {
       await lease.release().catch((error: unknown) => notice(`releasing the lease failed: ${error instanceof Error ? error.message : String(error)}`));
     }

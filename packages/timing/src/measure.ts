@@ -40,6 +40,33 @@ export interface Observed {
   lmstudio: ServerTimings | null;
 }
 
+/** Nothing observed yet: a request that started at `t0` (ms on the injected clock). */
+export function emptyObserved(t0: number): Observed {
+  return {
+    t0,
+    headersAt: null,
+    firstByteAt: null,
+    firstTokenAt: null,
+    lastTokenAt: null,
+    firstReasoningAt: null,
+    firstContentAt: null,
+    endAt: null,
+    gapsMs: [],
+    tokenEvents: 0,
+    totalEvents: 0,
+    comments: 0,
+    malformed: 0,
+    firstEventChars: 0,
+    firstEventEstimate: 0,
+    totalChars: 0,
+    estimatedTokens: 0,
+    estimatedReasoning: 0,
+    usage: null,
+    llama: null,
+    lmstudio: null,
+  };
+}
+
 /**
  * Accumulates one streamed chat completion: classifies each SSE event (role-only chunks, empty
  * deltas, comments and usage-only chunks are never tokens), assembles the reply and keeps the
@@ -62,29 +89,7 @@ export class Measurement {
     t0: number,
     private readonly emit: ((event: TimingEvent) => void) | null,
   ) {
-    this.obs = {
-      t0,
-      headersAt: null,
-      firstByteAt: null,
-      firstTokenAt: null,
-      lastTokenAt: null,
-      firstReasoningAt: null,
-      firstContentAt: null,
-      endAt: null,
-      gapsMs: [],
-      tokenEvents: 0,
-      totalEvents: 0,
-      comments: 0,
-      malformed: 0,
-      firstEventChars: 0,
-      firstEventEstimate: 0,
-      totalChars: 0,
-      estimatedTokens: 0,
-      estimatedReasoning: 0,
-      usage: null,
-      llama: null,
-      lmstudio: null,
-    };
+    this.obs = emptyObserved(t0);
     emit?.({ type: 'request-start', at_s: 0 });
   }
 

@@ -1,5 +1,5 @@
 import { applyProfile, loadCases, loadProfiles } from '@crucibleforge/cases';
-import { configuredSecrets, listRuns, preflightModel, type RunnerConfig } from '@crucibleforge/runner';
+import { configuredSecrets, isInProcess, listRuns, preflightModel, probeInProcess, type RunnerConfig } from '@crucibleforge/runner';
 import { fetchModelIds } from '@crucibleforge/timing';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
@@ -25,6 +25,11 @@ const options = {
 async function providerLines(config: RunnerConfig, io: CliIO): Promise<string[]> {
   const lines = ['providers:'];
   for (const [name, p] of Object.entries(config.providers)) {
+    if (isInProcess(p)) {
+      const probe = await probeInProcess(p, []);
+      lines.push(`  ${probe.listing.ok ? 'READY' : 'MISSING'} ${name} (${p.kind}) ${p.gguf}${probe.listing.ok ? ' · runs in this process' : ` · ${probe.listing.reason}`}`);
+      continue;
+    }
     const key = p.api_key_env ? io.env[p.api_key_env] : undefined;
     const ids = await fetchModelIds(p.base_url, { ...(key ? { apiKey: key } : {}), timeoutMs: 3000 }).catch(() => null);
     const keyText = p.api_key_env ? `key $${p.api_key_env} ${key ? 'set' : 'NOT SET'}` : 'no key';
