@@ -42,3 +42,22 @@ describe('withCalibration', () => {
     expect(withCalibration(TEXT, 'math-other', cal)).toBeNull();
   });
 });
+
+describe('withCalibration keeps the file as written', () => {
+  it('changes only the difficulty line and the calibration block (folded text and flow lists stay)', () => {
+    const text = `id: math-folded\ntitle: Folded\ncategory: math\ndifficulty: medium\ntags: [ a, b ]\nwhy_hard: >-\n  a long careful\n  derivation of nothing\nparams:\n  n: { choice: [9] }\nprompt: What is {{n}}? End with "Answer: <integer>".\nmax_tokens: 256\ngrader:\n  type: number\nreference:\n  answer: 9\n`;
+    const cal = { attempts: 3, passes: 0, solver: 'blind solver', date: '2026-12-01', revision: '0123456789ab', review: 'reference checked by hand' };
+    const out = withCalibration(text, 'math-folded', cal)!;
+    const removed = text.split('\n').filter((l) => !out.split('\n').includes(l));
+    expect(removed).toEqual(['difficulty: medium']);
+    expect(out).toContain('why_hard: >-\n  a long careful\n  derivation of nothing\ncalibration:\n  attempts: 3\n');
+    expect(out).toContain('  n: { choice: [9] }');
+  });
+  it('edits the right document of a multi-document file', () => {
+    const one = `id: math-one\ntitle: One\ncategory: math\ndifficulty: easy\nprompt: q\nmax_tokens: 64\ngrader: { type: number }\nreference: { answer: 1 }\n`;
+    const two = one.replaceAll('one', 'two').replace('One', 'Two');
+    const out = withCalibration(`${one}---\n${two}`, 'math-two', { attempts: 3, passes: 3, solver: 'blind solver', date: '2026-12-01', revision: '0123456789ab' })!;
+    expect(out.startsWith(one)).toBe(true);
+    expect(out).toMatch(/---\nid: math-two[\s\S]*difficulty: easy\n[\s\S]*calibration:\n {2}attempts: 3/);
+  });
+});
