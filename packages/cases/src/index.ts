@@ -44,7 +44,7 @@ export type { CheckResult } from './checks/library';
 export { words, sentences, paragraphs, bulletLines } from './checks/units';
 export { extractCode, fencedBlocks } from './text/code';
 export { extractJson } from './text/json';
-export { stripThinking, containsNeedle } from './text/normalize';
+export { containsNeedle } from './text/normalize';
 export { parseRational, numbersIn } from './text/numbers';
 
 // Calibration and verify

@@ -6,6 +6,16 @@ export { finiteNumber, nonEmptyString, jsonObject } from './fields';
 export type { JsonObject } from './fields';
 export { EMPTY_USAGE } from './usage';
 export { makeRedactor, redactDeep, redactSecrets, REDACTED } from './redact';
+export { sameModel, servedModelMatches } from './model-id';
+export type { ModelMatchMode } from './model-id';
+export { stripThinking, THINK_OPEN_TAGS, THINK_CLOSE_TAGS } from './think';
+export { balancedJsonSpans } from './json-scan';
+export type { JsonSpan } from './json-scan';
+export { median, percentile, percentileSorted, wilsonInterval, Z_95 } from './stats';
+export { rowKey, latestAttempts, isLaterAttempt } from './rows';
+export type { RowKey } from './rows';
+export { SseParser, readSse } from './sse';
+export type { SseEvent, SseSink } from './sse';
 export type {
   ChatCompleter,
   ChatMessage,

@@ -1,11 +1,10 @@
-import { CATEGORIES, type JudgeIdentity, type ResultRow, type SpeedSummary } from '@crucibleforge/core';
+import { CATEGORIES, median, type JudgeIdentity, type ResultRow, type SpeedSummary } from '@crucibleforge/core';
 import { analyseComparability, judgeKey } from './comparability';
 import { ReportError } from './errors';
 import { DEFAULT_MAX_DETAIL_CHARS, failureEntry } from './failures';
 import { compareAll, pairwiseReport } from './paired';
 import { rateCell } from './rates';
 import { selectLatest } from './select';
-import { median } from './stats';
 import {
   REPORT_SCHEMA_VERSION,
   type BuildReportInput,

@@ -3,7 +3,7 @@ export { renderMarkdown, renderSummaryTable } from './render-markdown';
 export { renderHtml } from './render-html';
 export { renderJson, renderReportFiles, parseReportFormats, REPORT_FORMATS } from './output';
 export type { ReportFile, ReportFormat } from './output';
-export { wilsonInterval, mcnemarExact } from './stats';
+export { mcnemarExact } from './stats';
 export { failureReason } from './failures';
 export { ReportError } from './errors';
 export type { ReportErrorCode } from './errors';

@@ -1,4 +1,4 @@
-import type { GradeStatus, ResultRow } from '@crucibleforge/core';
+import { latestAttempts, type GradeStatus, type ResultRow } from '@crucibleforge/core';
 import { ReportError } from './errors';
 
 const STATUSES: readonly GradeStatus[] = ['pass', 'fail', 'pending', 'skipped', 'error'];
@@ -43,36 +43,12 @@ export function validateRow(row: ResultRow, index: number): void {
   }
 }
 
-/** Key of one (model, case) slot: the unit the latest-row rule works on. */
-export function slotKey(row: Pick<ResultRow, 'model' | 'case_id'>): string {
-  return `${row.model}\u0000${row.case_id}`;
-}
-
-/** True when `a` is a later attempt than `b`: finished_at, then started_at, then run id (all ascending). */
-function isLater(a: ResultRow, b: ResultRow): boolean {
-  const fa = Date.parse(a.finished_at);
-  const fb = Date.parse(b.finished_at);
-  if (fa !== fb) return fa > fb;
-  const sa = Date.parse(a.started_at);
-  const sb = Date.parse(b.started_at);
-  if (Number.isFinite(sa) && Number.isFinite(sb) && sa !== sb) return sa > sb;
-  return a.run_id > b.run_id;
-}
-
 /**
- * The latest row per (model, case) by `finished_at` (ties: `started_at`, then the larger run id), whatever the
- * order of the input. Returns the chosen rows in input order and how many older attempts were dropped.
+ * The latest attempt per (model, case, seed) (core's rule: `finished_at`, then `started_at`, then the larger
+ * run id), whatever the order of the input, after checking every row. Returns the chosen rows in input order
+ * and how many older attempts were dropped.
  */
 export function selectLatest(rows: readonly ResultRow[]): { rows: ResultRow[]; superseded: number } {
-  const latest = new Map<string, ResultRow>();
-  rows.forEach((row, index) => {
-    validateRow(row, index);
-    const key = slotKey(row);
-    const seen = latest.get(key);
-    if (seen === undefined || isLater(row, seen)) latest.set(key, row);
-  });
-  const chosen = new Set(latest.values());
-  const out: ResultRow[] = [];
-  for (const row of rows) if (chosen.delete(row)) out.push(row);
-  return { rows: out, superseded: rows.length - out.length };
+  rows.forEach((row, index) => validateRow(row, index));
+  return latestAttempts(rows);
 }

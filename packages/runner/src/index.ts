@@ -12,7 +12,7 @@ export type { EstimateItem, CostEstimate } from './cost';
 export { listRuns, loadRun, latestRunId, missingKeys, isRetryableRow, assertRunId, foldRecords } from './storage';
 export type { LoadedRun, RunListing } from './storage';
 export { writeRunSpeed, readRunSpeed, SPEED_FILE } from './speed-store';
-export type { RunRow, RowKey, LogRecord, StopReason, RunManifestFile, ManifestModel } from './storage-types';
+export type { RunRow, LogRecord, StopReason, RunManifestFile, ManifestModel } from './storage-types';
 export { EventChannel } from './events';
 export type { RunEvent, RunEventType, RunProgress, RunSummary, ModelOutcome } from './events';
 export { classifyFailure, withRetries, DEFAULT_RETRY } from './retry';

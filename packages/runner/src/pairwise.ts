@@ -1,4 +1,4 @@
-import type { Category, ChatCompleter } from '@crucibleforge/core';
+import { latestAttempts, rowKey, type Category, type ChatCompleter } from '@crucibleforge/core';
 import { aggregatePairwise, checkJudgeIndependence, judgePair, pairwiseJudgeIdentity, type PairwiseGame } from '@crucibleforge/judge';
 import type { PairwiseAggregate } from '@crucibleforge/judge';
 import pLimit from 'p-limit';
@@ -52,15 +52,11 @@ export async function pairwiseRun(options: PairwiseOptions): Promise<PairwiseRes
   if (!options.config.judge) throw new RunnerError('RUNNER_NO_JUDGE', 'pairwise needs a judge: block in models.yaml');
   const judge = resolveModel(options.config, options.config.judge.model);
   const ids = options.runIds ?? (await listRuns(options.resultsDir)).map((r) => r.run_id);
-  const latest = new Map<string, RunRow>();
-  for (const id of ids) {
-    for (const row of (await loadRun(options.resultsDir, id)).rows) {
-      if (!labels.includes(row.model) || !eligible(row, options.categories ?? null)) continue;
-      const key = `${row.model}\u0000${row.case_id}\u0000${row.seed ?? ''}`;
-      const prev = latest.get(key);
-      if (!prev || prev.finished_at <= row.finished_at) latest.set(key, row);
-    }
-  }
+  const rows: RunRow[] = [];
+  for (const id of ids) rows.push(...(await loadRun(options.resultsDir, id)).rows);
+  const latest = new Map(
+    latestAttempts(rows.filter((row) => labels.includes(row.model) && eligible(row, options.categories ?? null))).rows.map((row) => [rowKey(row), row] as const),
+  );
   const modelIds = labels.map((l) => resolveModel(options.config, l).model.id);
   const check = checkJudgeIndependence(judge.model.id, modelIds, { force: options.forceSelfJudge ?? false });
   if (check.forced) options.onEvent?.({ type: 'notice', message: `forced: the judge ${judge.model.id} is also compared (${check.overlaps.join(', ')})` });
@@ -74,7 +70,7 @@ export async function pairwiseRun(options: PairwiseOptions): Promise<PairwiseRes
     for (let j = i + 1; j < labels.length; j++) {
       for (const a of latest.values()) {
         if (a.model !== labels[i]) continue;
-        const b = latest.get(`${labels[j]}\u0000${a.case_id}\u0000${a.seed ?? ''}`);
+        const b = latest.get(rowKey({ model: labels[j]!, case_id: a.case_id, seed: a.seed }));
         if (b) jobs.push({ a, b });
       }
     }

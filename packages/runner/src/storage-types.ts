@@ -1,4 +1,4 @@
-import type { Category, GradeOutcome, JudgeRecord, ResultRow, RunManifest } from '@crucibleforge/core';
+import type { Category, GradeOutcome, JudgeRecord, ResultRow, RowKey, RunManifest } from '@crucibleforge/core';
 
 /** Why a model stopped before finishing its cases. */
 export type StopReason =
@@ -27,16 +27,6 @@ export interface RunRow extends ResultRow {
     first: { finish_reason: string | null; completion_tokens: number | null; reasoning_tokens: number | null; reasoning_chars: number };
     error?: string;
   };
-}
-
-export interface RowKey {
-  model: string;
-  case_id: string;
-  seed: number | null;
-}
-
-export function rowKeyString(key: RowKey): string {
-  return `${key.model}\u0000${key.case_id}\u0000${key.seed ?? ''}`;
 }
 
 /** One line of rows.jsonl. Never rewritten: later records supersede earlier ones when folded. */

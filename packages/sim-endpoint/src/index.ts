@@ -3,8 +3,6 @@ export { simTokenize, countPromptTokens } from './tokenize';
 export { parseSimConfig } from './config';
 export type { SimErrorCode } from './config';
 export { detectReasoningOff } from './request';
-export { readSse } from './sse';
-export type { SseEvent } from './sse';
 export type {
   AnswerFn,
   ReasoningEncoding,

@@ -1,14 +1,13 @@
-import { systemClock, type ChatRequest, type RandomSource, type ReasoningMode, type SpeedSummary } from '@crucibleforge/core';
+import { median, sameModel, systemClock, type ChatRequest, type RandomSource, type ReasoningMode, type SpeedSummary } from '@crucibleforge/core';
 import pLimit from 'p-limit';
 import { FATAL_TIMING_CODES } from './errors';
 import { FORMULAS } from './formulas';
 import type { GgufInfo } from './gguf';
 import { listModelMetadata, type ModelInfo } from './metadata';
-import { sameModel } from './model-id';
 import { assessPlausibility, parseParamCounts, type Plausibility } from './plausibility';
 import { depthPrompt, makeNonce, SPEED_PROMPTS, withNonce, type SpeedPromptKey, type SpeedPromptName } from './prompts';
 import { failedRecord, mediansOf, okRecord, okRuns, statsOf, type MedianMetrics, type RunRecord, type StatMetric } from './records';
-import { median, summarize, type MetricStats } from './stats';
+import { summarize, type MetricStats } from './stats';
 import { streamChat } from './stream';
 import type { EndpointOptions, ProviderKind } from './types';
 

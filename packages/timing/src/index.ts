@@ -21,9 +21,8 @@ export { assessPlausibility, findGpu, bytesPerParam, parseParamCounts, GPU_BANDW
 export type { Confidence, GpuSpec, Plausibility, PlausibilityInput } from './plausibility';
 export { releaseModel } from './unload';
 export type { ReleaseResult } from './unload';
-export { summarize, percentile, median } from './stats';
+export { summarize } from './stats';
 export type { MetricStats } from './stats';
-export { sameModel } from './model-id';
 export { DEFAULT_TIMEOUTS, PROVIDER_KINDS } from './types';
 export type {
   EndpointOptions,

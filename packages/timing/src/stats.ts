@@ -1,3 +1,5 @@
+import { percentileSorted } from '@crucibleforge/core';
+
 /** n, mean, median, p90, min, max of the numbers present (nulls are skipped); all null when none. */
 export interface MetricStats {
   n: number;
@@ -6,25 +8,6 @@ export interface MetricStats {
   p90: number | null;
   min: number | null;
   max: number | null;
-}
-
-/** Linear-interpolated percentile (numpy's default) of an ascending array; null when empty. */
-export function percentileSorted(sorted: readonly number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  const rank = (p / 100) * (sorted.length - 1);
-  const lo = Math.floor(rank);
-  const hi = Math.ceil(rank);
-  const a = sorted[lo]!;
-  const b = sorted[hi]!;
-  return a + (b - a) * (rank - lo);
-}
-
-export function percentile(values: readonly number[], p: number): number | null {
-  return percentileSorted([...values].sort((x, y) => x - y), p);
-}
-
-export function median(values: readonly (number | null | undefined)[]): number | null {
-  return percentile(present(values), 50);
 }
 
 function present(values: readonly (number | null | undefined)[]): number[] {

@@ -1,11 +1,10 @@
-import { CrucibleError, systemClock, type FetchLike } from '@crucibleforge/core';
+import { CrucibleError, SseParser, systemClock, type FetchLike } from '@crucibleforge/core';
 import { timingError, type TimingError } from './errors';
 import { requestError, transportError, type ErrorContext } from './http-errors';
 import { Measurement } from './measure';
 import { EventQueue } from './queue';
 import { buildRequestBody } from './request';
 import { openStream, sdkClient } from './sdk';
-import { SseParser } from './sse';
 import { DEFAULT_TIMEOUTS, type StreamChatOptions, type TimedCompletion, type TimedStream, type TimingEvent } from './types';
 import { Watchdog, type TimeoutKind } from './watchdog';
 

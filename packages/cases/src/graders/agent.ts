@@ -1,7 +1,8 @@
 import type { GradeOutcome } from '@crucibleforge/core';
 import { caseRegex, runChecks } from '../checks/library';
 import type { AgentPart, GraderOf } from '../schema/graders';
-import { containsNeedle, stripThinking } from '../text/normalize';
+import { stripThinking } from '@crucibleforge/core';
+import { containsNeedle } from '../text/normalize';
 import { gradeJsonSpec, needlesProblem } from './text';
 
 export interface PartResult {

@@ -1,6 +1,7 @@
 import type { FinishReason, GradeOutcome } from '@crucibleforge/core';
 import type { GraderOf } from '../schema/graders';
-import { containsNeedle, escapeRegExp, foldText, labelledLines, lastLabelled, stripThinking, cleanAnswerValue } from '../text/normalize';
+import { stripThinking } from '@crucibleforge/core';
+import { containsNeedle, escapeRegExp, foldText, labelledLines, lastLabelled, cleanAnswerValue } from '../text/normalize';
 import { formatRational, numbersIn, numbersMatch, parseRational, type Rational } from '../text/numbers';
 
 const fail = (reason: string, details?: Record<string, unknown>): GradeOutcome => ({ status: 'fail', reason, ...(details ? { details } : {}) });

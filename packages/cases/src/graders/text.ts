@@ -3,7 +3,8 @@ import { caseRegex } from '../checks/library';
 import type { Needles } from '../schema/common';
 import type { GraderOf } from '../schema/graders';
 import { jsonSpecProblem, type JsonSpec } from '../text/json';
-import { containsNeedle, lastLabelled, stripThinking } from '../text/normalize';
+import { stripThinking } from '@crucibleforge/core';
+import { containsNeedle, lastLabelled } from '../text/normalize';
 
 /** null when the needles are satisfied, else the reason. */
 export function needlesProblem(text: string, needles: Needles): string | null {

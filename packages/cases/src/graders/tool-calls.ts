@@ -2,7 +2,7 @@ import type { ChatMessage, GradeOutcome, ToolCall } from '@crucibleforge/core';
 import type { CallMatcher } from '../schema/common';
 import type { GraderOf } from '../schema/graders';
 import type { GradeInput } from '../types';
-import { stripThinking } from '../text/normalize';
+import { stripThinking } from '@crucibleforge/core';
 import { needlesProblem } from './text';
 import { callProblem, describeCall, parseArguments, type ParsedCall } from './tool-matchers';
 

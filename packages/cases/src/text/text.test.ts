@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { extractCode, fencedBlocks } from './code';
 import { checkKeys, extractJson, getPath } from './json';
-import { containsNeedle, labelledLines, stripThinking } from './normalize';
+import { stripThinking } from '@crucibleforge/core';
+import { containsNeedle, labelledLines } from './normalize';
 import { formatRational, numbersIn, parseRational } from './numbers';
 
 describe('numbers', () => {

@@ -71,3 +71,41 @@ export class SseParser {
     this.sink.data(data, event);
   }
 }
+
+/** One thing read from an event stream: a `data:` event (lines joined by \n) or a `:` comment line. */
+export type SseEvent =
+  | { type: 'data'; data: string; /** performance.now() when the read holding the event's end arrived */ at: number }
+  | { type: 'comment'; text: string; at: number };
+
+/**
+ * Reads a fetch Response body as server-sent events with {@link SseParser}, yielding data events and comment
+ * lines in order with their arrival time on performance.now(). For tests and tools; the timing client
+ * drives the parser itself to time every event.
+ */
+export async function* readSse(response: Response): AsyncGenerator<SseEvent> {
+  if (!response.body) return;
+  const decoder = new TextDecoder();
+  const reader = response.body.getReader();
+  let at = performance.now();
+  let pending: SseEvent[] = [];
+  const parser = new SseParser({
+    data: (data) => pending.push({ type: 'data', data, at }),
+    comment: (text) => pending.push({ type: 'comment', text, at }),
+  });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      at = performance.now();
+      if (done) {
+        parser.push(decoder.decode());
+        parser.end();
+      } else parser.push(decoder.decode(value, { stream: true }));
+      const out = pending;
+      pending = [];
+      yield* out;
+      if (done) break;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
