@@ -1,23 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { TestResult } from './bench-llm-ability';
-import { dotWidth, paintFor, scores, testLines } from './bench-llm-render';
+import type { GradeOutcome } from '@crucibleforge/core';
+import { benchScores } from '@crucibleforge/report';
+import { dotWidth, paintFor, scoreLine, testLines, type TestRow } from './bench-llm-render';
 import { fileSafe, localDate, resultsPath, shortPath } from './bench-llm-results';
 
-const result = (over: Partial<TestResult>): TestResult => ({
-  id: 'x',
+const result = (over: Partial<TestRow> & { status?: GradeOutcome['status']; reason?: string; parts?: unknown[] } = {}): TestRow => ({
+  case_id: 'x',
   title: 'JSON Compliance',
-  category: 'instruct',
-  revision: 'r',
-  seed: null,
-  status: 'pass',
-  reason: 'ok',
-  score: 1,
-  parts: null,
-  details: null,
-  overflow: { happened: false, recovered: false },
-  requests: [],
-  transcript: [],
-  ...over,
+  category: over.category ?? 'instruct',
+  grade: { status: over.status ?? 'pass', reason: over.reason ?? 'ok', ...(over.parts ? { details: { parts: over.parts } } : {}) },
 });
 
 describe('bench-llm output', () => {
@@ -42,7 +33,8 @@ describe('bench-llm output', () => {
         { name: 'Conciseness', pass: true, reason: 'ok' },
       ],
     });
-    expect(scores([result({}), result({ status: 'fail' }), result({ status: 'skipped' })], [agent])).toEqual({ ability: 1, abilityTotal: 3, agent: 2, agentTotal: 3 });
+    expect(benchScores([result({}), result({ status: 'fail' }), result({ status: 'skipped' }), agent])).toEqual({ ability: 1, abilityTotal: 3, agent: 2, agentTotal: 3 });
+    expect(scoreLine([agent], true)).toBe('    Agent Fitness Score: 2/3');
     expect(testLines(agent, 24, paintFor(false, {})).filter((l) => !l.includes('↳'))).toEqual([
       '    Task Acknowledgment..... FAIL',
       '    Format Adherence........ PASS',

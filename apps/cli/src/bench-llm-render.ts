@@ -1,6 +1,7 @@
 /** bench-llm's terminal output: sections, dotted PASS/FAIL lines, scores; colour only on a terminal. */
-import type { SpeedReport } from '@crucibleforge/timing';
-import type { TestResult } from './bench-llm-ability';
+import type { GradeStatus, ResultRow } from '@crucibleforge/core';
+import { benchParts, benchScores } from '@crucibleforge/report';
+import type { SpeedReport } from '@crucibleforge/speed';
 
 export interface Paint {
   pass(text: string): string;
@@ -60,7 +61,7 @@ export function speedSection(report: SpeedReport, paint: Paint): string[] {
   ];
 }
 
-function verdict(status: TestResult['status'], paint: Paint): string {
+function verdict(status: GradeStatus, paint: Paint): string {
   if (status === 'pass') return paint.pass('PASS');
   if (status === 'fail') return paint.fail('FAIL');
   if (status === 'skipped') return paint.warn('SKIP');
@@ -69,9 +70,12 @@ function verdict(status: TestResult['status'], paint: Paint): string {
 
 interface Line {
   name: string;
-  status: TestResult['status'];
+  status: GradeStatus;
   reason: string;
 }
+
+/** What a test line shows of a runner row. */
+export type TestRow = Pick<ResultRow, 'case_id' | 'title' | 'category' | 'grade'>;
 
 /** The width the dots fill to, for a list of names. */
 export function dotWidth(names: readonly string[]): number {
@@ -87,40 +91,19 @@ function dotted(items: readonly Line[], width: number, paint: Paint): string[] {
 }
 
 /** The lines of one finished test: one for an ability test, one per part for an agent test. */
-export function testLines(t: TestResult, width: number, paint: Paint): string[] {
-  const items: Line[] = t.parts
-    ? t.parts.map((p) => ({ name: p.name, status: p.pass ? 'pass' : 'fail', reason: p.reason }))
-    : [{ name: t.title, status: t.status, reason: t.reason }];
+export function testLines(t: TestRow, width: number, paint: Paint): string[] {
+  const parts = benchParts(t);
+  const items: Line[] = parts
+    ? parts.map((p) => ({ name: p.name, status: p.pass ? 'pass' : 'fail', reason: p.reason }))
+    : [{ name: t.title ?? t.case_id, status: t.grade.status, reason: t.grade.reason }];
   return dotted(items, width, paint);
-}
-
-export interface Scores {
-  ability: number;
-  abilityTotal: number;
-  agent: number;
-  agentTotal: number;
-}
-
-/** Ability: one point per passed test. Agent fitness: one point per passed part of each agent test. */
-export function scores(ability: readonly TestResult[], agent: readonly TestResult[]): Scores {
-  const parts = agent.flatMap((t) => t.parts ?? [{ name: t.title, pass: t.status === 'pass', reason: t.reason }]);
-  return {
-    ability: ability.filter((t) => t.status === 'pass').length,
-    abilityTotal: ability.length,
-    agent: parts.filter((p) => p.pass).length,
-    agentTotal: parts.length,
-  };
 }
 
 export const ABILITY_TITLE = '🧠 ABILITY TESTS';
 export const AGENT_TITLE = '🤖 AGENT FITNESS TESTS';
 
-export function abilityScoreLine(tests: readonly TestResult[]): string {
-  const s = scores(tests, []);
-  return `    Ability Score: ${s.ability}/${s.abilityTotal}`;
-}
-
-export function agentScoreLine(tests: readonly TestResult[]): string {
-  const s = scores([], tests);
-  return `    Agent Fitness Score: ${s.agent}/${s.agentTotal}`;
+/** `    Ability Score: 4/5` or `    Agent Fitness Score: 2/3` for the rows of one section. */
+export function scoreLine(rows: readonly TestRow[], agent: boolean): string {
+  const s = benchScores(rows);
+  return agent ? `    Agent Fitness Score: ${s.agent}/${s.agentTotal}` : `    Ability Score: ${s.ability}/${s.abilityTotal}`;
 }

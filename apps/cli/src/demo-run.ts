@@ -3,13 +3,11 @@
  * with two clearly labelled simulated models and a simulated judge. No model server needed.
  */
 import { join } from 'node:path';
-import type { SpeedSummary } from '@crucibleforge/core';
+import { applyProfile, findProfile, loadCaseSet, materializeCase } from '@crucibleforge/cases';
 import { createDemoModels, type DemoModels, type DemoPace } from '@crucibleforge/demo';
-import { configSchema, createRun, judgeRun, loadRun, summarizeRun, writeRunSpeed, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
+import { configSchema, createRun, judgeRun, loadRun, summarizeRun, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
-import { runSpeedBenchmark, type SpeedReport } from '@crucibleforge/timing';
-import { profileCases } from './bench-llm-suite';
 import type { CliIO } from './io';
 import { VERSION } from './main';
 import { formatDuration } from './runner-context';
@@ -60,16 +58,6 @@ export function demoConfig(url: string, demo: DemoModels): RunnerConfigData {
   });
 }
 
-async function speedOf(sim: SimEndpoint, model: string, io: CliIO): Promise<SpeedReport> {
-  return runSpeedBenchmark({ baseUrl: sim.url, model, providerKind: 'generic', runs: 2, warmup: 1, maxTokens: 128, signal: io.signal });
-}
-
-function speedLine(report: SpeedReport, label: string): string {
-  const s = report.summary;
-  const f = (v: number | null, d: number) => (v === null ? '—' : v.toFixed(d));
-  return `  ${label.padEnd(12)} TTFT ${f(s.ttft_s, 3)} s · decode ${f(s.decode_tps, 0)} T/s · prefill ${f(s.prefill_tps, 0)} T/s · plausibility ${s.plausibility?.confidence ?? '—'}`;
-}
-
 /** Which planned faults did not end the way the plan says (a failure, or a recovered overflow). */
 async function checkFaults(resultsDir: string, runId: string, demo: DemoModels): Promise<string[]> {
   const rows = (await loadRun(resultsDir, runId)).rows.filter((r) => r.model === demo.faulty.id);
@@ -85,7 +73,9 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
   const { io } = o;
   const say = (text = '') => io.stdout.write(`${text}\n`);
   const started = performance.now();
-  const cases = await profileCases(o.casesDir, DEMO_PROFILE, DEMO_SEED, o.sandbox);
+  const set = await loadCaseSet(o.casesDir);
+  const chosen = applyProfile(findProfile(set.profiles, DEMO_PROFILE), set.cases);
+  const cases = await Promise.all(chosen.map((c) => materializeCase(c.def, DEMO_SEED, { sandbox: o.sandbox })));
   const demo = await createDemoModels({ cases, pace: o.pace });
   const sim = await startSimEndpoint({ models: demo.models, port: 0, host: '127.0.0.1' });
   try {
@@ -96,13 +86,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
     for (const f of demo.faults) say(`    - ${f.case_id}: ${f.description}`);
     say();
 
-    say('⚡ speed (2 runs per prompt after 1 warm-up)');
-    const speed: SpeedSummary[] = [];
-    for (const model of [demo.strong.id, demo.faulty.id]) {
-      const report = await speedOf(sim, model, io);
-      speed.push(report.summary);
-      say(speedLine(report, model));
-    }
+    say('⚡ speed: each model is measured before its cases (2 runs per prompt after 1 warm-up), as every run does');
     say();
 
     const resultsDir = join(o.outDir, 'results');
@@ -117,6 +101,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
       casesDir: o.casesDir,
       autoResume: false,
       toolVersion: VERSION,
+      speed: true,
       world: { sandbox: o.sandbox },
     });
     const onAbort = () => handle.stop('interrupted');
@@ -128,7 +113,6 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
     } finally {
       io.signal.removeEventListener('abort', onAbort);
     }
-    await writeRunSpeed(resultsDir, summary.run_id, speed); // `report` and the GUI show it later
     say(summaryLines(summary).join('\n'));
     say();
 
@@ -145,7 +129,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
     say(`judged ${judged.judged} answers: ${judged.correct} correct, ${judged.incorrect} incorrect, ${judged.judge_errors} judge errors`);
     say();
 
-    const { table, files } = await writeReport({ resultsDir, runIds: [summary.run_id], formats: ['md', 'json', 'html'], outDir: o.outDir, speed });
+    const { table, files } = await writeReport({ resultsDir, runIds: [summary.run_id], formats: ['md', 'json', 'html'], outDir: o.outDir });
     const surprises = await checkFaults(resultsDir, summary.run_id, demo);
     return {
       // the summary again, now with the judge's verdicts folded in

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { main, VERSION } from './main';
-import { memoryIO } from './testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 describe('crucibleforge main', () => {
   it('prints usage with the command list for --help and exits 0', async () => {

@@ -4,8 +4,8 @@
  * directory: ./cases-dir).
  */
 import { join, resolve } from 'node:path';
-import { CrucibleError, makeRedactor } from '@crucibleforge/core';
-import { latestRunId, loadConfig, resolveConfigPath, type RunnerConfig } from '@crucibleforge/runner';
+import { CrucibleError, makeRedactor, type ErrorKind } from '@crucibleforge/core';
+import { latestRunId, loadConfig, resolveConfigPath, RunnerError, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
 
 /** `$XDG_CONFIG_HOME/crucibleforge` or `~/.config/crucibleforge`. */
@@ -36,7 +36,7 @@ export async function locateConfig(io: CliIO, flag: string | undefined) {
 export async function requireConfig(io: CliIO, flag: string | undefined): Promise<RunnerConfig> {
   const { path, searched } = await locateConfig(io, flag);
   if (!path) {
-    throw new CrucibleError(
+    throw new RunnerError(
       'RUNNER_CONFIG_NOT_FOUND',
       `no models.yaml found (looked at ${searched.join(', ')}); create one with "crucibleforge config --init"`,
     );
@@ -80,11 +80,27 @@ export function budgetFlag(value: string | undefined): number | undefined {
   return usd;
 }
 
-const CONFIG_CODES = new Set(['RUNNER_CONFIG_NOT_FOUND', 'RUNNER_CONFIG_INVALID', 'RUNNER_MISSING_API_KEY', 'RUNNER_UNKNOWN_MODEL', 'RUNNER_UNKNOWN_RUN', 'RUNNER_CONFIG_EXISTS', 'RUNNER_OPENCLAW_INVALID', 'RUNNER_NO_JUDGE', 'CASES_UNKNOWN_PROFILE', 'REPORT_UNKNOWN_FORMAT', 'REPORT_INVALID_INPUT']);
+/** The exit code for a kind of error: an exhaustive switch over core's ErrorKind (every package's table names one). */
+export function exitCodeFor(kind: ErrorKind): number {
+  switch (kind) {
+    case 'config':
+    case 'not-found':
+      return EXIT.usage;
+    case 'sandbox':
+      return EXIT.noSandbox;
+    case 'endpoint':
+    case 'busy':
+    case 'storage':
+    case 'judge':
+    case 'cancelled':
+    case 'internal':
+      return EXIT.failed;
+  }
+}
 
 /**
- * Runs a command body, turning configuration errors (bad models.yaml, a missing key, an unknown run or
- * model) into a printed message and exit 2, and other CrucibleErrors into a message and exit 1.
+ * Runs a command body, turning a CrucibleError into its message and the exit code of its kind (a bad
+ * models.yaml, a missing key, an unknown run or model: 2; no sandbox: 3; anything else: 1).
  */
 export async function withRunnerErrors(io: CliIO, command: string, body: () => Promise<number>): Promise<number> {
   try {
@@ -92,7 +108,7 @@ export async function withRunnerErrors(io: CliIO, command: string, body: () => P
   } catch (error) {
     if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
     io.stderr.write(`crucibleforge ${command}: ${error.message}\n`);
-    return CONFIG_CODES.has(error.code) || error.code.startsWith('CASES_') ? EXIT.usage : EXIT.failed;
+    return exitCodeFor(error.kind);
   }
 }
 

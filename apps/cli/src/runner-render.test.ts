@@ -1,7 +1,7 @@
 import type { RunEvent, RunRow } from '@crucibleforge/runner';
 import { describe, expect, it } from 'vitest';
 import { progressText, renderRun } from './runner-render';
-import { memoryIO } from './testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 function row(caseId: string, status: RunRow['grade']['status'], reason: string): RunRow {
   return {

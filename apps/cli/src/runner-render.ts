@@ -1,4 +1,5 @@
 /** Renders runner events for a terminal (a progress line redrawn in place) or a log (plain lines). */
+import { formatSpeedSummary } from '@crucibleforge/report';
 import type { JudgeEvent, RunEvent, RunSummary } from '@crucibleforge/runner';
 import type { CliIO } from './io';
 import { formatDuration, formatUsd } from './runner-context';
@@ -22,6 +23,8 @@ export function eventLine(event: RunEvent): string | null {
       return `${event.model}: ${event.cases} cases`;
     case 'preflight':
       return `${event.model}: preflight ${event.ok ? 'ok' : 'FAILED'} — ${event.message}${event.ok && event.context_length !== null ? `, context ${event.context_length}` : ''}`;
+    case 'speed':
+      return `${event.model}: speed ${formatSpeedSummary(event.summary)} (${event.requests} requests${event.failures > 0 ? `, ${event.failures} failed` : ''})`;
     case 'case-start':
       return null;
     case 'case-end': {

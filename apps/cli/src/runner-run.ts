@@ -20,6 +20,7 @@ export const RUN_OPTIONS = {
   ...STORE_OPTIONS,
   cases: { type: 'string' },
   'allow-unsandboxed': { type: 'boolean' },
+  'no-speed': { type: 'boolean' },
 } as const;
 
 export const RUN_FLAGS_HELP = `  --profile NAME        which cases (standard, coding, chat, quick, full, …)
@@ -32,7 +33,9 @@ export const RUN_FLAGS_HELP = `  --profile NAME        which cases (standard, co
   --results DIR         results directory (default $CRUCIBLEFORGE_RESULTS or ./results)
   --config PATH         models.yaml to use
   --cases DIR           case directory (default: ${CASES_DIR_DEFAULT})
-  --allow-unsandboxed   grade code without bubblewrap isolation when bwrap is missing (unsafe)`;
+  --allow-unsandboxed   grade code without bubblewrap isolation when bwrap is missing (unsafe)
+  --no-speed            do not measure each model's speed first (TTFT, decode, prefill: 2 runs per prompt
+                        after 1 warm-up, stored in the run and shown on the board)`;
 
 type RunValues = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
@@ -95,6 +98,7 @@ export async function generate(values: RunValues, io: CliIO): Promise<Generation
     ...(values.resume ? { resume: values.resume } : {}),
     ...(budgetUsd === undefined ? {} : { budgetUsd }),
     toolVersion: VERSION,
+    speed: !values['no-speed'],
   });
   const todo = plan.models.reduce((n, m) => n + m.todo.length, 0);
   if (todo === 0) {
@@ -102,7 +106,8 @@ export async function generate(values: RunValues, io: CliIO): Promise<Generation
     return { code: EXIT.ok, summary: await summarizeRun(resultsDir, plan.runId, true), resultsDir };
   }
   if (plan.estimate.priced) {
-    const lines = plan.estimate.per_model.filter((m) => m.priced).map((m) => `  ${m.model}: up to ${formatUsd(m.usd)} for ${m.cases} cases`);
+    const measured = (model: string) => (plan.speed?.models.includes(model) ? ' and its speed measurement' : '');
+    const lines = plan.estimate.per_model.filter((m) => m.priced).map((m) => `  ${m.model}: up to ${formatUsd(m.usd)} for ${m.cases} cases${measured(m.model)}`);
     io.stdout.write(`estimated cost (upper bound, full token budgets): ${formatUsd(plan.estimate.total_usd)}\n${lines.join('\n')}\n`);
     if (plan.budgetUsd !== null) io.stdout.write(`budget: ${formatUsd(plan.budgetUsd)} (the run stops before passing it)\n`);
     if (!values.yes && !(await io.confirm(`Start run ${plan.runId}?`))) {

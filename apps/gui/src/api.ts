@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listRuns, readRunSpeed, type RunnerConfig, type RunnerConfigData } from '@crucibleforge/runner';
+import { listRuns, readBoardSources, type RunnerConfig, type RunnerConfigData } from '@crucibleforge/runner';
 import { categoryList, type CaseCatalog } from './catalog';
 import { HttpError, readJson, SECURITY_HEADERS, sendJson, type Scrub } from './http';
 import { modelsView, type ProviderProbe } from './models';
@@ -107,8 +107,8 @@ const routes: Route[] = [
     handler: async (ctx, _req, res, [id], _q, scrub) => {
       const run = await readRun(ctx.resultsDir, id!);
       const live = ctx.runs.get(id!);
-      const speed = await readRunSpeed(ctx.resultsDir, id!).catch(() => null); // a broken speed.json only loses the speed-run figures
-      sendJson(res, 200, { ...runResults(run, ctx.now().toISOString(), ctx.toolVersion, speed), live: live ? liveView(live) : null }, scrub);
+      const sources = await readBoardSources(ctx.resultsDir, [id!]);
+      sendJson(res, 200, { ...runResults(run, sources, ctx.now().toISOString(), ctx.toolVersion), live: live ? liveView(live) : null }, scrub);
     },
   },
   {

@@ -1,3 +1,4 @@
+import { formatSpeedSummary } from '@crucibleforge/report';
 import type { RunEvent, RunProgress, RunSummary } from '@crucibleforge/runner';
 
 /** What the live page receives over server-sent events (one `event:` type each). */
@@ -50,6 +51,8 @@ export function liveMessages(event: RunEvent, at: string): LiveMessage[] {
             )
           : log('error', `${event.model}: preflight failed: ${event.message}`),
       ];
+    case 'speed':
+      return [log('info', `${event.model}: speed ${formatSpeedSummary(event.summary)} (${event.requests} requests${event.failures > 0 ? `, ${event.failures} failed` : ''})`)];
     case 'case-start':
       return [];
     case 'case-end': {
@@ -98,8 +101,6 @@ export function liveMessages(event: RunEvent, at: string): LiveMessage[] {
         { type: 'end', summary: s },
       ];
     }
-    default:
-      return [];
   }
 }
 

@@ -7,6 +7,8 @@ export interface RunRequest {
   models: string[];
   categories: Category[] | null;
   seed: number;
+  /** Measure each model's speed before its cases (default true). */
+  speed: boolean;
 }
 
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -16,9 +18,9 @@ const PROFILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export function parseRunRequest(body: unknown): RunRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be a JSON object');
   const b = body as Record<string, unknown>;
-  const known = new Set(['profile', 'models', 'categories', 'seed']);
+  const known = new Set(['profile', 'models', 'categories', 'seed', 'speed']);
   const extra = Object.keys(b).filter((k) => !known.has(k));
-  if (extra.length > 0) throw new HttpError(400, `unknown field ${extra.map((k) => JSON.stringify(k)).join(', ')} (fields: profile, models, categories, seed)`);
+  if (extra.length > 0) throw new HttpError(400, `unknown field ${extra.map((k) => JSON.stringify(k)).join(', ')} (fields: profile, models, categories, seed, speed)`);
   if (typeof b.profile !== 'string' || !PROFILE.test(b.profile)) throw new HttpError(400, 'field profile: a profile name is required (letters, digits, . _ -)');
   if (!Array.isArray(b.models) || b.models.length === 0) throw new HttpError(400, 'field models: pick at least one model');
   const models = b.models.map((m, i) => {
@@ -43,5 +45,6 @@ export function parseRunRequest(body: unknown): RunRequest {
     }
     seed = b.seed;
   }
-  return { profile: b.profile, models: [...new Set(models)], categories, seed };
+  if (b.speed !== undefined && typeof b.speed !== 'boolean') throw new HttpError(400, 'field speed: true or false');
+  return { profile: b.profile, models: [...new Set(models)], categories, seed, speed: b.speed !== false };
 }

@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
-import type { SpeedSummary } from '@crucibleforge/core';
 import { buildReport, type ReportData } from '@crucibleforge/report';
-import { loadRun, type LoadedRun, type RunRow } from '@crucibleforge/runner';
+import { loadRun, type BoardSources, type LoadedRun, type RunRow } from '@crucibleforge/runner';
 import { HttpError } from './http';
 import { checkRunId, insideRoot } from './paths';
 
@@ -84,9 +83,13 @@ function rowSummary(row: RunRow): RowSummary {
   };
 }
 
-/** Everything the results page shows, computed by the reporter from the run's stored rows (and its speed.json). */
-export function runResults(run: LoadedRun, generatedAt: string, toolVersion: string, speedRun: readonly SpeedSummary[] | null = null): RunResults {
-  const report = buildReport({ rows: run.rows, manifests: [run.manifest], generatedAt, toolVersion, maxDetailChars: 300, ...(speedRun ? { speed: speedRun } : {}) });
+/**
+ * Everything the results page shows: the reporter's board from the run's board sources (rows, stored speed,
+ * pairwise; the same the CLI's `report` builds from), plus the charts and the row list.
+ */
+export function runResults(run: LoadedRun, sources: BoardSources, generatedAt: string, toolVersion: string): RunResults {
+  const { runIds: _ids, ...board } = sources;
+  const report = buildReport({ ...board, generatedAt, toolVersion, maxDetailChars: 300 });
   const categories: CategoryChart[] = report.categories.map((category) => ({
     category,
     bars: report.models.map((m) => {

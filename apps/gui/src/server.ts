@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CrucibleError, type FetchLike } from '@crucibleforge/core';
+import { CrucibleError, type FetchLike, type ErrorKind } from '@crucibleforge/core';
 import { loadConfig, type CaseDriver, type RunnerConfig, type RunnerConfigData, type RunWorld } from '@crucibleforge/runner';
 import { handleApi, type ApiContext } from './api';
 import { casesCatalog, type CaseCatalog } from './catalog';
@@ -68,12 +68,30 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
+/** The HTTP status of a failed request, by the kind of the error (an exhaustive switch over core's ErrorKind). */
+export function statusForKind(kind: ErrorKind): number {
+  switch (kind) {
+    case 'config':
+      return 400;
+    case 'not-found':
+      return 404;
+    case 'busy':
+      return 409;
+    case 'sandbox':
+    case 'endpoint':
+    case 'storage':
+    case 'judge':
+    case 'cancelled':
+    case 'internal':
+      return 500;
+  }
+}
+
 function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (CrucibleError.isInstance(error)) {
-    if (error.code === 'RUNNER_UNKNOWN_RUN') return new HttpError(404, error.message);
-    if (/^(RUNNER_(CONFIG|MISSING_API_KEY|UNKNOWN_MODEL|NO_JUDGE)|CASES_)/.test(error.code)) return new HttpError(400, error.message);
-    return new HttpError(500, `${error.code}: ${error.message}`);
+    const status = statusForKind(error.kind);
+    return new HttpError(status, status === 500 ? `${error.code}: ${error.message}` : error.message);
   }
   return new HttpError(500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
 }

@@ -10,6 +10,8 @@ export { caseJsonSchema, caseJsonSchemaText } from './json-schema';
 
 // Loading and profiles
 export { loadCases, parseCaseFile, sortCases, NON_CASE_DIRS } from './loader';
+export { loadCaseSet } from './case-set';
+export type { CaseSet } from './case-set';
 export type { LoadProblem, LoadResult } from './loader';
 export { formatProblem } from './yaml-source';
 export type { SourceProblem } from './yaml-source';
@@ -57,4 +59,5 @@ export { verifyCase, needsSandbox } from './verify/case';
 export { formatVerifySummary } from './verify/report';
 export type { CaseVerifyResult, VerifyOptions, VerifyReport } from './verify/report';
 export { MIN_CODE_TESTS } from './verify/code';
+export { CASES_ERRORS, isCasesError } from './errors';
 export type { CasesErrorCode } from './errors';

@@ -1,5 +1,5 @@
-export { CrucibleError, toCrucibleError } from './errors';
-export type { CrucibleErrorOptions } from './errors';
+export { CrucibleError, toCrucibleError, tableError, isTableError, CORE_ERRORS, ERROR_KINDS } from './errors';
+export type { CrucibleErrorOptions, CoreErrorCode, ErrorKind, ErrorSpec, ErrorTable } from './errors';
 export { systemClock, realSleep } from './world';
 export type { Clock, FetchLike, Sleep, RandomSource } from './world';
 export { finiteNumber, nonEmptyString, jsonObject } from './fields';

@@ -1,4 +1,4 @@
-import { CrucibleError } from './errors';
+import { CORE_ERRORS, tableError, type CrucibleError } from './errors';
 
 /** z for a two-sided 95 % interval. */
 export const Z_95 = 1.959963984540054;
@@ -28,7 +28,7 @@ export function median(values: readonly (number | null | undefined)[]): number |
 }
 
 function invalid(message: string, details: Record<string, unknown>): CrucibleError {
-  return new CrucibleError('STATS_INVALID_ARGUMENT', message, { details });
+  return tableError(CORE_ERRORS, 'STATS_INVALID_ARGUMENT', message, { details });
 }
 
 /**

@@ -16,7 +16,8 @@ export type { AttemptTrace } from './ask';
 
 export { extractJson } from './json-extract';
 export type { ExtractResult } from './json-extract';
-export { fenceToken } from './fence';
+export { fenceToken, readFencedPrompt } from './fence';
+export type { FencedPrompt } from './fence';
 
 export { runCanary, assertCanary, formatCanaryReport, CANARY_PROBES } from './canary';
 export type { CanaryProbe, CanaryOptions, CanaryReport, CanaryResult, CanaryFailure } from './canary';

@@ -43,8 +43,7 @@ function filterModels(rows: readonly ResultRow[], wanted: readonly string[] | un
     throw new ReportError(
       'REPORT_INVALID_INPUT',
       `buildReport: field models names ${unknown.map((m) => JSON.stringify(m)).join(', ')} with no result rows ` +
-        `(models with rows: ${[...known].sort().join(', ') || 'none'})`,
-      { unknown },
+        `(models with rows: ${[...known].sort().join(', ') || 'none'})`, { details: { unknown } },
     );
   }
   const keep = new Set(wanted);

@@ -1,4 +1,4 @@
-import { CrucibleError } from '@crucibleforge/core';
+import { CrucibleError, isTableError, type ErrorTable } from '@crucibleforge/core';
 
 /**
  * The closed set of codes this package throws. All of them mean "the caller passed something wrong";
@@ -14,9 +14,21 @@ export type ReportErrorCode =
   /** A format name other than md, json or html. */
   | 'REPORT_UNKNOWN_FORMAT';
 
+export const REPORT_ERRORS = {
+  REPORT_INVALID_ROW: { kind: 'storage', retryable: false },
+  REPORT_INVALID_INPUT: { kind: 'config', retryable: false },
+  REPORT_INVALID_ARGUMENT: { kind: 'internal', retryable: false },
+  REPORT_UNKNOWN_FORMAT: { kind: 'config', retryable: false },
+} as const satisfies ErrorTable<ReportErrorCode>;
+
 export class ReportError extends CrucibleError<ReportErrorCode> {
-  constructor(code: ReportErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(code, message, { details });
+  constructor(code: ReportErrorCode, message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(code, message, { ...options, kind: REPORT_ERRORS[code].kind });
     this.name = 'ReportError';
   }
+}
+
+/** True for a report error (one of `codes` when given). */
+export function isReportError(value: unknown, ...codes: ReportErrorCode[]): value is ReportError {
+  return isTableError(REPORT_ERRORS, value, codes);
 }

@@ -1,6 +1,10 @@
 export { buildReport } from './build';
 export { renderMarkdown, renderSummaryTable } from './render-markdown';
 export { renderHtml } from './render-html';
+export { renderSpeedReport, formatSpeedSummary } from './speed-text';
+export { renderPairwiseMarkdown } from './render-pairwise';
+export { benchResults, benchScores, benchParts } from './bench';
+export type { BenchResults, BenchScores, BenchPart } from './bench';
 export { renderJson, renderReportFiles, parseReportFormats, REPORT_FORMATS } from './output';
 export type { ReportFile, ReportFormat } from './output';
 export { mcnemarExact } from './stats';

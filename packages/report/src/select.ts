@@ -17,28 +17,26 @@ function nonEmptyString(value: unknown): value is string {
 export function validateRow(row: ResultRow, index: number): void {
   const where = (): string => describeRow(row, index);
   if (typeof row !== 'object' || row === null) {
-    throw new ReportError('REPORT_INVALID_ROW', `rows[${index}] is not an object`, { index });
+    throw new ReportError('REPORT_INVALID_ROW', `rows[${index}] is not an object`, { details: { index } });
   }
   for (const field of ['model', 'case_id', 'case_revision', 'category', 'run_id'] as const) {
     if (!nonEmptyString(row[field])) {
-      throw new ReportError('REPORT_INVALID_ROW', `${where()}: field ${field} must be a non-empty string`, {
+      throw new ReportError('REPORT_INVALID_ROW', `${where()}: field ${field} must be a non-empty string`, { details: {
         index,
         field,
-      });
+      } });
     }
   }
   if (!nonEmptyString(row.finished_at) || Number.isNaN(Date.parse(row.finished_at))) {
     throw new ReportError(
       'REPORT_INVALID_ROW',
-      `${where()}: field finished_at is not an ISO timestamp: ${JSON.stringify(row.finished_at)}`,
-      { index, field: 'finished_at' },
+      `${where()}: field finished_at is not an ISO timestamp: ${JSON.stringify(row.finished_at)}`, { details: { index, field: 'finished_at' } },
     );
   }
   if (typeof row.grade !== 'object' || row.grade === null || !STATUSES.includes(row.grade.status)) {
     throw new ReportError(
       'REPORT_INVALID_ROW',
-      `${where()}: field grade.status must be one of ${STATUSES.join(', ')}, got ${JSON.stringify(row.grade?.status)}`,
-      { index, field: 'grade.status' },
+      `${where()}: field grade.status must be one of ${STATUSES.join(', ')}, got ${JSON.stringify(row.grade?.status)}`, { details: { index, field: 'grade.status' } },
     );
   }
 }

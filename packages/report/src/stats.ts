@@ -2,9 +2,7 @@ import { ReportError } from './errors';
 
 function assertCount(name: string, value: number): void {
   if (!Number.isInteger(value) || value < 0) {
-    throw new ReportError('REPORT_INVALID_ARGUMENT', `${name} must be a non-negative integer, got ${String(value)}`, {
-      [name]: value,
-    });
+    throw new ReportError('REPORT_INVALID_ARGUMENT', `${name} must be a non-negative integer, got ${String(value)}`, { details: { [name]: value } });
   }
 }
 

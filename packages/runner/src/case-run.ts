@@ -1,6 +1,6 @@
 import { EMPTY_USAGE, type ChatMessage, type ChatRequest, type GradeOutcome, type ReasoningMode, type ToolCall, type TokenUsage } from '@crucibleforge/core';
-import type { Sandbox } from '@crucibleforge/sandbox';
-import type { ModelClient, TimedReply } from './client';
+import { isSandboxError, type Sandbox } from '@crucibleforge/sandbox';
+import type { TimedCompleter, TimedCompletion as TimedReply } from '@crucibleforge/timing';
 import type { ResolvedModel } from './config';
 import { addCost, costOfUsage, sumUsage } from './cost';
 import { MAX_CASE_TURNS, type CaseDriver, type MaterializedCase, type PlannedCase } from './driver';
@@ -12,7 +12,7 @@ import type { RunRow } from './storage-types';
 export interface ModelContext {
   runId: string;
   resolved: ResolvedModel;
-  client: ModelClient;
+  client: TimedCompleter;
   driver: CaseDriver;
   sandbox: () => Promise<Sandbox>;
   verify: VerifyMode;
@@ -202,6 +202,13 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
     const budgetNote = needed === planned.min_context ? '' : ` (${sent}-token answer budget)`;
     const reason = `needs ${needed} tokens of context${budgetNote}, model has ${ctx.contextLength}`;
     return { kind: 'row', row: finish({ grade: { status: 'skipped', reason } }), endpointFailure: false };
+  }
+  if (planned.needs_sandbox) {
+    const unavailable = await ctx.sandbox().then(
+      () => null,
+      (error: unknown) => (isSandboxError(error, 'SANDBOX_UNAVAILABLE') ? error.message : null),
+    );
+    if (unavailable !== null) return { kind: 'row', row: finish({ grade: { status: 'skipped', reason: `not run: no sandbox (${unavailable})` } }), endpointFailure: false };
   }
   let materialized: MaterializedCase;
   try {

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createCasesDriver } from './cases-driver';
+import { FIXTURE_CASES_DIR } from '@crucibleforge/testkit';
 
-const dir = fileURLToPath(new URL('./__fixtures__/cases', import.meta.url));
+const dir = FIXTURE_CASES_DIR;
 
 describe('the cases-package driver', () => {
   it('plans a profile, applies category filters, and drives a tool script with scripted results', async () => {

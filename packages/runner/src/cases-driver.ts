@@ -3,11 +3,9 @@ import {
   applyProfile,
   DEFAULT_MAX_TURNS,
   findProfile,
-  formatProblem,
   grade,
   initialMessages,
-  loadCases,
-  loadProfiles,
+  loadCaseSet,
   materializeCase,
   nextMessages,
   referenceText,
@@ -39,15 +37,9 @@ function planned(c: LoadedCase, profile: Profile): PlannedCase {
     max_tokens: maxTokens,
     prompt_chars: promptChars(def),
     turns: def.tool_script ? (def.tool_script.max_turns ?? DEFAULT_MAX_TURNS) : (def.turns?.length ?? 1),
+    grader: def.grader.type,
+    needs_sandbox: def.grader.type === 'code' || def.derive !== undefined,
   };
-}
-
-function problemsError(dir: string, what: string, problems: Parameters<typeof formatProblem>[0][]): RunnerError {
-  const lines = problems.slice(0, 20).map((p) => formatProblem(p));
-  const more = problems.length > 20 ? `\n… and ${problems.length - 20} more` : '';
-  return new RunnerError('RUNNER_CONFIG_INVALID', `${what} in ${dir} have problems (run "crucibleforge cases verify"):\n${lines.join('\n')}${more}`, {
-    details: { problems },
-  });
 }
 
 /**
@@ -56,15 +48,8 @@ function problemsError(dir: string, what: string, problems: Parameters<typeof fo
  */
 export function createCasesDriver(options: { casesDir: string }): CaseDriver {
   const dir = options.casesDir;
-  let loaded: Promise<{ cases: LoadedCase[]; profiles: Profile[] }> | null = null;
-  const load = () =>
-    (loaded ??= (async () => {
-      const cases = await loadCases(dir);
-      if (!cases.ok) throw problemsError(dir, 'cases', cases.problems);
-      const profiles = await loadProfiles(dir);
-      if (!profiles.ok) throw problemsError(dir, 'profiles', profiles.problems);
-      return { cases: cases.cases, profiles: profiles.profiles };
-    })());
+  let loaded: ReturnType<typeof loadCaseSet> | null = null;
+  const load = () => (loaded ??= loadCaseSet(dir));
   const byId = async (id: string) => {
     const found = (await load()).cases.find((c) => c.def.id === id);
     if (!found) throw new RunnerError('RUNNER_CONFIG_INVALID', `case ${id} is not in ${dir}`);

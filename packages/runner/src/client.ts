@@ -1,25 +1,15 @@
-import type { ChatReply, ChatRequest, Clock, FetchLike } from '@crucibleforge/core';
+import type { Clock, FetchLike } from '@crucibleforge/core';
+import type { TimedCompleter } from '@crucibleforge/timing';
 import type { ResolvedModel } from './config';
-
-/** The part of the timing client's TimedCompletion the runner uses (a TimedCompletion satisfies it). */
-export interface TimedReply {
-  reply: ChatReply;
-  served_model: string | null;
-  ttft_s: number | null;
-  ttft_content_s: number | null;
-  e2e_s: number | null;
-  decode_tps: number | null;
-}
-
-/** One model's endpoint: a streamed, timed chat completion. Throws CrucibleErrors for request failures. */
-export interface ModelClient {
-  completeTimed(request: ChatRequest): Promise<TimedReply>;
-}
 
 export interface ClientWorld {
   fetch?: FetchLike | undefined;
   clock?: Clock | undefined;
 }
 
-/** Builds a client for one model; the default uses @crucibleforge/timing. */
-export type ClientFactory = (model: ResolvedModel, apiKey: string | undefined, world: ClientWorld) => ModelClient;
+/**
+ * Builds the client of one model: any TimedCompleter (the chat/stream interface of @crucibleforge/timing).
+ * The default is the timing package's HTTP client; an in-process engine can stand in. Request failures
+ * are thrown as CrucibleErrors (TIMING_* codes for the HTTP client).
+ */
+export type ClientFactory = (model: ResolvedModel, apiKey: string | undefined, world: ClientWorld) => TimedCompleter;

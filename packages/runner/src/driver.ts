@@ -17,6 +17,10 @@ export interface PlannedCase {
   prompt_chars: number;
   /** Model calls at most (tool-script turns, user turns). */
   turns: number;
+  /** The grader's type (code, exact, json, judge, agent, …); a custom driver names its own. */
+  grader?: string;
+  /** Grading (a code case) or materialising (a derive program) needs the sandbox: without one the case is skipped, nothing sent. */
+  needs_sandbox?: boolean;
 }
 
 /** A case made concrete for one seed: exactly what is sent, and what grading needs. */

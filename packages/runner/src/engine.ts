@@ -121,7 +121,10 @@ export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld
       emit({ type: 'progress', done, total: plan.total, passes, tokens_per_s: null, cost_usd: Math.round(cost * 1e8) / 1e8, eta_s: null });
       const ledger = new BudgetLedger(plan.budgetUsd, plan.prior.cost_usd);
       const redactedLog = { append: (record: Parameters<RunLog['append']>[0]) => log.append(redactDeep(record, redact)) };
-      const shared = { runId: plan.runId, driver, world, log: redactedLog, ledger, emit, onRow, runSignal: controller.signal, ladder: options.ladder ?? 'reasoning-off' };
+      const speed = plan.speed && plan.speed.models.length > 0
+        ? { step: { runId: plan.runId, resultsDir: plan.resultsDir, settings: plan.speed.settings, world, ledger, emit, redact }, models: plan.speed.models }
+        : null;
+      const shared = { runId: plan.runId, driver, world, log: redactedLog, ledger, emit, onRow, runSignal: controller.signal, ladder: options.ladder ?? 'reasoning-off', speed };
       const outcomes = (
         await Promise.all(
           byProvider(plan.models).map(async (group) => {

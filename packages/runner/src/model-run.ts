@@ -8,6 +8,7 @@ import { verifyModeOf } from './guard';
 import type { PlannedModel } from './plan';
 import { preflight } from './preflight';
 import { sentBudget } from './case-run';
+import { measureModelSpeed, type SpeedStep } from './speed-run';
 import type { RunLog } from './storage';
 import type { RunRow, StopReason } from './storage-types';
 import { hexId, type HeldLease, type ResolvedWorld } from './world';
@@ -25,6 +26,8 @@ export interface ModelRunShared {
   onRow: (row: RunRow) => void;
   runSignal: AbortSignal;
   ladder: 'reasoning-off' | 'full';
+  /** The speed measurement and the labels it measures (null: no speed this session). */
+  speed: { step: SpeedStep; models: readonly string[] } | null;
 }
 
 /** Runs one model's missing cases: lease, preflight, then the cases under the provider's concurrency. */
@@ -105,6 +108,7 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
     if (contextLength === null && planned.todo.some((t) => t.planned.min_context !== null)) {
       notice('context length unknown (set context_length in models.yaml); long-context cases run anyway');
     }
+    if (shared.speed?.models.includes(resolved.label)) await measureModelSpeed(shared.speed.step, resolved, client, apiKey, controller.signal);
     const ctx: ModelContext = {
       runId: shared.runId,
       resolved,

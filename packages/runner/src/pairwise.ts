@@ -1,4 +1,4 @@
-import { latestAttempts, rowKey, type Category, type ChatCompleter } from '@crucibleforge/core';
+import { latestAttempts, rowKey, type Category } from '@crucibleforge/core';
 import { aggregatePairwise, checkJudgeIndependence, judgePair, pairwiseJudgeIdentity, type PairwiseGame } from '@crucibleforge/judge';
 import type { PairwiseAggregate } from '@crucibleforge/judge';
 import pLimit from 'p-limit';
@@ -63,7 +63,6 @@ export async function pairwiseRun(options: PairwiseOptions): Promise<PairwiseRes
 
   const world = worldFor({ env: options.env, ...(options.world ? { world: options.world } : {}) });
   const client = world.clientFactory(judge, apiKeyFor(judge, options.env), { fetch: world.fetch, clock: world.clock });
-  const complete: ChatCompleter = { complete: async (request) => (await client.completeTimed(request)).reply };
   const ref = { model: judge.model.id, endpoint: judge.provider.base_url };
   const jobs: { a: RunRow; b: RunRow }[] = [];
   for (let i = 0; i < labels.length; i++) {
@@ -85,7 +84,7 @@ export async function pairwiseRun(options: PairwiseOptions): Promise<PairwiseRes
         const question = a.judge_input?.question ?? a.messages.filter((m) => m.role === 'user').map((m) => m.content ?? '').join('\n\n');
         const outcome = await judgePair(
           { question, ...(a.judge_input ? { reference: a.judge_input.reference } : {}), answerA: a.content, answerB: b.content },
-          { complete, identity: ref, random: world.random, now: world.now, ...(options.signal ? { signal: options.signal } : {}) },
+          { complete: client, identity: ref, random: world.random, now: world.now, ...(options.signal ? { signal: options.signal } : {}) },
         );
         games.push({ a: a.model, b: b.model, case_id: a.case_id, seed: a.seed, result: outcome.result, position_bias: outcome.position_bias });
         options.onEvent?.({ type: 'game', a: a.model, b: b.model, case_id: a.case_id, result: outcome.result });
@@ -94,26 +93,4 @@ export async function pairwiseRun(options: PairwiseOptions): Promise<PairwiseRes
   );
   games.sort((x, y) => `${x.a}${x.b}${x.case_id}`.localeCompare(`${y.a}${y.b}${y.case_id}`));
   return { summary: aggregatePairwise(games, labels, { judge: pairwiseJudgeIdentity(ref) }), games };
-}
-
-/** pairwise.md: the win/tie/loss table with intervals, and the ratings. */
-export function renderPairwiseMarkdown(result: PairwiseResult): string {
-  const s = result.summary;
-  const pct = (x: number) => `${Math.round(x * 100)}%`;
-  const lines = [
-    '# Pairwise comparison',
-    '',
-    `Judge: ${s.judge ? `${s.judge.model} (${s.judge.endpoint}, prompt ${s.judge.prompt_version})` : 'unknown'}. ` +
-      `Each prompt judged in both orders; orders that disagree count as a tie. ${s.games} games, ${s.judge_errors} judge errors, ${s.position_bias_ties} position-bias ties.`,
-    '',
-    '| A | B | wins | ties | losses | A win rate | 95% interval |',
-    '|---|---|---:|---:|---:|---:|---|',
-    ...s.pairs.map((p) => `| ${p.a} | ${p.b} | ${p.wins} | ${p.ties} | ${p.losses} | ${pct(p.win_rate)} | ${pct(p.ci95[0])}–${pct(p.ci95[1])} |`),
-    '',
-    '| Model | Rating |',
-    '|---|---:|',
-    ...[...s.ratings].sort((x, y) => y.rating - x.rating).map((r) => `| ${r.model} | ${Math.round(r.rating)} |`),
-    '',
-  ];
-  return lines.join('\n');
 }

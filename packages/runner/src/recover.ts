@@ -57,6 +57,7 @@ export async function recoverRun(options: RecoverOptions): Promise<RunHandle> {
     estimate: estimateCost([]),
     budgetUsd: null,
     resultsDir: options.resultsDir,
+    speed: null,
   };
   attachApiKeys(plan, keys);
   return startRun(plan, driver, worldFor(options), options.toolVersion, { ladder: 'full' });

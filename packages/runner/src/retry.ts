@@ -1,17 +1,8 @@
-import { CrucibleError, type RandomSource, type Sleep } from '@crucibleforge/core';
+import type { RandomSource, Sleep } from '@crucibleforge/core';
+import { failureClassOf, isTimingError, type EndpointFailureClass } from '@crucibleforge/timing';
 
-/** How a failed request is classed in a row's `error_class`. */
-export type EndpointErrorClass =
-  | 'rate-limited'
-  | 'server-error'
-  | 'rejected'
-  | 'auth'
-  | 'reset'
-  | 'timeout'
-  | 'unreachable'
-  | 'bad-stream'
-  | 'aborted'
-  | 'other';
+/** How a failed request is classed in a row's `error_class` (the streaming client's classes). */
+export type EndpointErrorClass = EndpointFailureClass;
 
 export interface ClassifiedFailure {
   errorClass: EndpointErrorClass;
@@ -21,34 +12,21 @@ export interface ClassifiedFailure {
   message: string;
 }
 
-function numberOr(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-/** Reads a thrown request error (a timing-client CrucibleError or anything else) into a class. */
+/**
+ * Reads a thrown request error into a class: a streaming-client error by its code (timing's table and
+ * `failureClassOf`, typed details, no pattern matching); anything else is `aborted` (an AbortError) or `other`.
+ */
 export function classifyFailure(error: unknown): ClassifiedFailure {
   const message = error instanceof Error ? error.message : String(error);
-  if (!CrucibleError.isInstance(error)) {
+  if (!isTimingError(error)) {
     const aborted = error instanceof Error && error.name === 'AbortError';
     return { errorClass: aborted ? 'aborted' : 'other', retryable: false, retryAfterS: null, message };
   }
-  const d = error.details;
-  const status = numberOr(d['status']);
-  const retryAfterS = numberOr(d['retryAfterS']) ?? numberOr(d['retry_after_s']);
+  const errorClass = failureClassOf(error);
+  const retryAfterS = error.code === 'TIMING_HTTP' ? error.details.retryAfterS ?? null : null;
   // Tokens already streamed make a resend a different measurement: only failures before the stream count.
-  const partial = d['partial'] as { token_events?: unknown } | undefined;
-  const streamed = d['streamStarted'] === true || (numberOr(partial?.token_events) ?? 0) > 0;
-  const code = error.code;
-  let errorClass: EndpointErrorClass = 'other';
-  if (status === 429) errorClass = 'rate-limited';
-  else if (status === 401 || status === 403) errorClass = 'auth';
-  else if (status !== null && status >= 500) errorClass = 'server-error';
-  else if (status !== null && status >= 400) errorClass = 'rejected';
-  else if (/ABORT/.test(code)) errorClass = 'aborted';
-  else if (/TIMEOUT/.test(code)) errorClass = 'timeout';
-  else if (/RESET|CONNECTION|SOCKET/.test(code)) errorClass = 'reset';
-  else if (/UNREACHABLE|CONNECT/.test(code)) errorClass = 'unreachable';
-  else if (/SSE|STREAM|PARSE|CONTENT_TYPE|NOT_SSE/.test(code)) errorClass = 'bad-stream';
+  const partial = 'partial' in error.details ? error.details.partial : undefined;
+  const streamed = (partial?.token_events ?? 0) > 0;
   const classRetryable = errorClass === 'rate-limited' || errorClass === 'server-error' || errorClass === 'reset';
   return {
     errorClass,

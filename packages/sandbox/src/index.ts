@@ -1,5 +1,6 @@
 export { createSandbox, harnessSource, DEFAULTS } from './sandbox';
-export type { SandboxErrorCode } from './sandbox';
+export { SANDBOX_ERRORS, sandboxError, isSandboxError } from './errors';
+export type { SandboxErrorCode } from './errors';
 export { detectSandbox, BWRAP_CANDIDATES, DEFAULT_RUN_AS_UID } from './detect';
 export type { SandboxDetection, DetectOptions } from './detect';
 export { buildBwrapArgs, SANDBOX_WORK_DIR } from './policy';

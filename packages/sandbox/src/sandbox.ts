@@ -3,7 +3,8 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { CrucibleError, systemClock } from '@crucibleforge/core';
+import { systemClock } from '@crucibleforge/core';
+import { sandboxError } from './errors';
 import { classify } from './classify';
 import { detectSandbox, readHostLayout, type HostLayout, type SandboxDetection } from './detect';
 import { launch, STATUS_FD, type LaunchOutcome } from './execute';
@@ -20,7 +21,6 @@ import {
   type SandboxRunRequest,
 } from './types';
 
-export type SandboxErrorCode = 'SANDBOX_UNAVAILABLE' | 'SANDBOX_BAD_REQUEST' | 'SANDBOX_FAILED';
 
 export const DEFAULTS = {
   timeoutMs: 15_000,
@@ -36,8 +36,8 @@ export const DEFAULTS = {
 
 const MIB = 1024 * 1024;
 
-function badRequest(message: string): CrucibleError<SandboxErrorCode> {
-  return new CrucibleError<SandboxErrorCode>('SANDBOX_BAD_REQUEST', message);
+function badRequest(message: string) {
+  return sandboxError('SANDBOX_BAD_REQUEST', message);
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -88,7 +88,7 @@ function resolveRequest(request: SandboxRunRequest): Resolved {
 
 function failIfNotStarted(outcome: LaunchOutcome, what: string): LaunchOutcome {
   if (outcome.spawnError === null) return outcome;
-  throw new CrucibleError<SandboxErrorCode>('SANDBOX_FAILED', `could not start ${what}: ${outcome.spawnError}`);
+  throw sandboxError('SANDBOX_FAILED', `could not start ${what}: ${outcome.spawnError}`);
 }
 
 interface Runtime {
@@ -169,7 +169,7 @@ async function runOnce(rt: Runtime, req: Resolved, stdin: string | undefined, si
     );
     if (outcome.report.limitsFailed || (!outcome.report.started && !outcome.facts.timedOut && !outcome.facts.aborted && !outcome.facts.outputKilled)) {
       const why = outcome.report.limitsFailed ? 'the resource limits could not be set' : outcome.stderr.text().trim().slice(0, 500);
-      throw new CrucibleError<SandboxErrorCode>('SANDBOX_FAILED', `bwrap could not start the program: ${why}`, {
+      throw sandboxError('SANDBOX_FAILED', `bwrap could not start the program: ${why}`, {
         details: { exitCode: outcome.facts.exitCode },
       });
     }
@@ -210,7 +210,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     ...(options.runAsUid === undefined ? {} : { runAsUid: options.runAsUid }),
   });
   if (!detection.available && !options.allowUnsandboxed) {
-    throw new CrucibleError<SandboxErrorCode>(
+    throw sandboxError(
       'SANDBOX_UNAVAILABLE',
       `no usable sandbox: ${detection.reason ?? 'unknown reason'}. Refusing to run model-written code without one (allowUnsandboxed / --allow-unsandboxed overrides).`,
       { details: { ...detection } },

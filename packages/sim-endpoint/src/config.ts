@@ -1,9 +1,14 @@
-import { CrucibleError } from '@crucibleforge/core';
+import { tableError, type ErrorTable } from '@crucibleforge/core';
 import { z } from 'zod';
 import type { AnswerFn, SimEndpointOptions, SimRequestView } from './types';
 
 /** The error codes this package throws (misconfiguration and listen failures only). */
 export type SimErrorCode = 'SIM_CONFIG_INVALID' | 'SIM_LISTEN_FAILED';
+
+export const SIM_ERRORS = {
+  SIM_CONFIG_INVALID: { kind: 'config', retryable: false },
+  SIM_LISTEN_FAILED: { kind: 'internal', retryable: false },
+} as const satisfies ErrorTable<SimErrorCode>;
 
 const positive = z.number().positive();
 const nonNegative = z.number().nonnegative();
@@ -91,7 +96,7 @@ function validate(value: unknown, source: string, functions: boolean): SimEndpoi
 }
 
 function invalid(source: string, problems: string[]): never {
-  throw new CrucibleError<SimErrorCode>('SIM_CONFIG_INVALID', `${source}: invalid sim config\n  ${problems.join('\n  ')}`, {
+  throw tableError(SIM_ERRORS, 'SIM_CONFIG_INVALID', `${source}: invalid sim config\n  ${problems.join('\n  ')}`, {
     details: { source, problems },
   });
 }

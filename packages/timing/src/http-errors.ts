@@ -1,6 +1,6 @@
 import type { FetchLike } from '@crucibleforge/core';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import { retryAfterSeconds, timingError, type TimingError } from './errors';
+import { isResetCode, retryAfterSeconds, timingError, type TimingError } from './errors';
 import { fetchModelIds } from './metadata';
 import type { PartialTimings } from './types';
 
@@ -26,8 +26,6 @@ export function systemErrorCode(error: unknown): string | null {
   return null;
 }
 
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
-
 /** A transport failure (no HTTP status): unreachable, or a reset. */
 export function transportError(error: unknown, ctx: ErrorContext, phase: 'connect' | 'body'): TimingError {
   const code = systemErrorCode(error);
@@ -40,10 +38,9 @@ export function transportError(error: unknown, ctx: ErrorContext, phase: 'connec
       { cause: error, retryable: !ctx.streamStarted, details },
     );
   }
-  const reset = code !== null && RESET_CODES.has(code);
   return timingError('TIMING_UNREACHABLE', `cannot reach ${ctx.url} (${reason})`, {
     cause: error,
-    retryable: reset,
+    retryable: isResetCode(code),
     details,
   });
 }
@@ -60,7 +57,7 @@ async function unknownModel(error: APIError, ctx: ErrorContext): Promise<TimingE
   const list = ids.length > 0 ? ids.join(', ') : '(none)';
   return timingError('TIMING_UNKNOWN_MODEL', `model "${ctx.model}" is not served by ${ctx.baseUrl}; it has: ${list}`, {
     cause: error,
-    details: { url: ctx.url, model: ctx.model, status: error.status, available_models: ids, partial: ctx.partial },
+    details: { url: ctx.url, model: ctx.model, status: error.status ?? 404, available_models: ids, partial: ctx.partial },
   });
 }
 

@@ -1,28 +1,18 @@
-import { resolve } from 'node:path';
-import { CrucibleError, makeRedactor, redactDeep } from '@crucibleforge/core';
-import type { MaterializedCase } from '@crucibleforge/cases';
-import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
-import {
-  createTimedCompleter,
-  listModelMetadata,
-  PROVIDER_KINDS,
-  readGgufInfo,
-  runSpeedBenchmark,
-  type GgufInfo,
-  type ModelInfo,
-  type ProviderKind,
-  type SpeedReport,
-} from '@crucibleforge/timing';
+import { dirname, join, resolve } from 'node:path';
+import { CrucibleError, makeRedactor, redactDeep, type GradeStatus } from '@crucibleforge/core';
+import { benchResults, type BenchResults } from '@crucibleforge/report';
+import { createRun, defaultDriver, readRunSpeed, type CaseDriver, type PlannedCase, type RunEvent, type RunRow } from '@crucibleforge/runner';
+import { createSandbox, sandboxError, type Sandbox } from '@crucibleforge/sandbox';
+import { readGgufInfo, runSpeedBenchmark, type GgufInfo, type SpeedReport, type SpeedSettings } from '@crucibleforge/speed';
+import { PROVIDER_KINDS, probeEndpoint, type ModelInfo, type ProviderKind } from '@crucibleforge/timing';
 import { parseCommandArgs } from '../args';
-import { runTests, type TestResult } from '../bench-llm-ability';
-import { checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
-import { ABILITY_TITLE, abilityScoreLine, AGENT_TITLE, agentScoreLine, dotWidth, header, paintFor, speedSection, testLines } from '../bench-llm-render';
-import { buildResults, resultsPath, shortPath, writeResults } from '../bench-llm-results';
-import { profileCases } from '../bench-llm-suite';
+import { checkSetup, endpointConfig, labelOf, listModels, type EndpointOptions } from '../bench-llm-endpoint';
+import { ABILITY_TITLE, AGENT_TITLE, dotWidth, header, paintFor, scoreLine, speedSection, testLines, type Paint } from '../bench-llm-render';
+import { resultsPath, shortPath, writeJsonFile } from '../bench-llm-results';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
-import { redactingIO, withRunnerErrors } from '../runner-context';
+import { leaseCacheOption, redactingIO, withRunnerErrors } from '../runner-context';
 
 export const DEFAULT_BASE_URL = 'http://localhost:1234/v1';
 /** The classic suite is the `quick` profile of the case set, materialised with this seed. */
@@ -34,7 +24,9 @@ const usage = `Usage: bench-llm <model> [options]          (also: crucibleforge 
 
 The five-minute first read of a model: speed (short_50 / medium_200 / long_800 prompts, warm-up,
 plausibility), five ability tests (code run in the sandbox, a logic puzzle, JSON, instruction following,
-a key-fact summary) and three agent-fitness checks. Results go to ~/benchmarks/<model>-<date>.json.
+a key-fact summary) and three agent-fitness checks, run through the runner like any run (preflight,
+reasoning-overflow recovery, one row per test). Results go to ~/benchmarks/<model>-<date>.json; the run
+itself to runs/ next to that file (crucibleforge report --results <that folder> reads it).
 
 Options:
   --base-url URL        OpenAI-compatible endpoint (default ${DEFAULT_BASE_URL}, LM Studio)
@@ -97,123 +89,173 @@ async function hardware(values: Values, cwd: string): Promise<{ gguf: GgufInfo |
 function endpointOptions(values: { 'base-url'?: string | undefined; 'api-key-env'?: string | undefined; kind?: string | undefined }, model: string | undefined, io: CliIO): EndpointOptions {
   const baseUrl = (values['base-url'] ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL such as ${DEFAULT_BASE_URL}, got "${baseUrl}"`);
-  let apiKey: string | undefined;
-  if (values['api-key-env'] !== undefined) {
-    apiKey = io.env[values['api-key-env']];
-    if (!apiKey) throw new UsageError(`--api-key-env ${values['api-key-env']}: that environment variable is not set`);
-  }
+  const apiKeyEnv = values['api-key-env'];
+  const apiKey = apiKeyEnv === undefined ? undefined : io.env[apiKeyEnv];
+  if (apiKeyEnv !== undefined && !apiKey) throw new UsageError(`--api-key-env ${apiKeyEnv}: that environment variable is not set`);
   const kind = values.kind ?? (baseUrl === DEFAULT_BASE_URL ? 'lmstudio' : 'generic');
   if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kind must be one of ${PROVIDER_KINDS.join(', ')}, got "${kind}"`);
   const bwrap = io.env['CRUCIBLEFORGE_BWRAP'];
-  return { baseUrl, apiKey, providerKind: kind as ProviderKind, model, bwrapPath: bwrap || undefined };
+  return { baseUrl, apiKey, apiKeyEnv, providerKind: kind as ProviderKind, model, bwrapPath: bwrap || undefined };
 }
 
-/** The seed's order of the ability tests: code, logic, JSON, instructions, summary (others after, by id). */
+/** The seed's order of the ability tests: code, logic, JSON, instructions, summary (others after, by id); agent tests last. */
 const SEED_ORDER = ['coding', 'reasoning', 'json', 'instruct', 'prose'];
 
-function seedRank(c: MaterializedCase): number {
-  const key = c.category === 'instruct' && c.grader.type === 'json' ? 'json' : c.category;
-  const rank = SEED_ORDER.indexOf(key);
+function seedRank(c: PlannedCase): number {
+  if (c.category === 'agent') return SEED_ORDER.length + 1;
+  const rank = SEED_ORDER.indexOf(c.category === 'instruct' && c.grader === 'json' ? 'json' : c.category);
   return rank === -1 ? SEED_ORDER.length : rank;
 }
 
-/** The classic suite: the quick profile's cases, materialised; ability tests first (in the seed's order), agent tests apart. */
-async function loadSuite(casesDir: string, sandbox: Sandbox | null): Promise<{ ability: MaterializedCase[]; agent: MaterializedCase[] }> {
-  const cases = await profileCases(casesDir, PROFILE, SEED, sandbox);
-  const ability = cases.filter((c) => c.category !== 'agent').sort((a, b) => seedRank(a) - seedRank(b) || a.id.localeCompare(b.id));
-  return { ability, agent: cases.filter((c) => c.category === 'agent') };
+/** The suite: the case set's driver with its plan in the seed's order (the runner runs one at a time, in plan order). */
+function inSuiteOrder(driver: CaseDriver): CaseDriver {
+  return { ...driver, plan: async (selection) => (await driver.plan(selection)).sort((a, b) => seedRank(a) - seedRank(b) || a.id.localeCompare(b.id)) };
 }
 
-/** The sandbox for the code test, or why there is none. */
-async function openSandbox(allowUnsandboxed: boolean, bwrapPath: string | undefined): Promise<{ sandbox: Sandbox | null; reason: string }> {
+/** The sandbox for the code test, or a factory that says why there is none (the runner then skips the code test, sending nothing). */
+async function openSandbox(allowUnsandboxed: boolean, bwrapPath: string | undefined): Promise<Sandbox | null> {
   try {
-    return { sandbox: await createSandbox({ allowUnsandboxed, ...(bwrapPath ? { bwrapPath } : {}) }), reason: '' };
+    return await createSandbox({ allowUnsandboxed, ...(bwrapPath ? { bwrapPath } : {}) });
   } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
-      return { sandbox: null, reason: 'not run: no sandbox (install bubblewrap, or --allow-unsandboxed)' };
-    }
+    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') return null;
     throw error;
   }
+}
+
+/** Renders the run's events bench-llm style: the speed section, then each test as it ends, with a score per section. */
+class SuitePrinter {
+  readonly rows: RunRow[] = [];
+  #section: 'ability' | 'agent' | null = null;
+  stopped = false;
+  constructor(
+    private readonly io: CliIO,
+    private readonly paint: Paint,
+    private readonly planned: readonly PlannedCase[],
+    private readonly speedOf: () => Promise<SpeedReport | null>,
+  ) {}
+
+  #say(lines: string[]): void {
+    this.io.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  #enter(section: 'ability' | 'agent'): void {
+    if (this.#section === section) return;
+    this.#close();
+    this.#section = section;
+    this.#say([`  ${this.paint.bold(section === 'ability' ? ABILITY_TITLE : AGENT_TITLE)}`]);
+  }
+
+  #close(): void {
+    if (this.#section === null) return;
+    const agent = this.#section === 'agent';
+    this.#say([scoreLine(this.rows.filter((r) => (r.category === 'agent') === agent), agent), '']);
+  }
+
+  async on(event: RunEvent): Promise<void> {
+    if (event.type === 'speed') {
+      const report = await this.speedOf();
+      if (report) this.#say(speedSection(report, this.paint));
+    } else if (event.type === 'case-start') {
+      this.#enter(this.planned.find((c) => c.id === event.case_id)?.category === 'agent' ? 'agent' : 'ability');
+    } else if (event.type === 'case-end') {
+      const row = event.row;
+      this.rows.push(row);
+      const agent = row.category === 'agent';
+      const names = this.planned.filter((c) => (c.category === 'agent') === agent).map((c) => c.title ?? c.id);
+      const parts = (row.grade.details?.['parts'] as { name: string }[] | undefined) ?? [];
+      this.#say(testLines(row, dotWidth([...names, ...parts.map((p) => p.name)]), this.paint));
+    } else if (event.type === 'model-stopped') {
+      this.stopped = true;
+      this.io.stderr.write(`bench-llm: the endpoint failed: ${event.message}\n`);
+    } else if (event.type === 'notice') {
+      this.io.stderr.write(`bench-llm: ${event.message}\n`);
+    } else if (event.type === 'run-end') this.#close();
+  }
+}
+
+interface Measured {
+  speed: SpeedReport | null;
+  rows: RunRow[];
+  run: BenchResults['run'];
+  casesDir: string | null;
+  sandboxed: boolean | null;
+  code: number;
+}
+
+/** --speed-only: the speed benchmark alone (no case is run, no model-written code). */
+async function speedOnly(o: EndpointOptions, model: string, settings: SpeedSettings, io: CliIO, paint: Paint): Promise<Measured> {
+  try {
+    const speed = await runSpeedBenchmark({ ...settings, baseUrl: o.baseUrl, model, providerKind: o.providerKind, ...(o.apiKey ? { apiKey: o.apiKey } : {}), signal: io.signal });
+    io.stdout.write(`${speedSection(speed, paint).join('\n')}\n`);
+    return { speed, rows: [], run: null, casesDir: null, sandboxed: null, code: EXIT.ok };
+  } catch (error) {
+    if (!CrucibleError.isInstance(error)) throw error;
+    io.stderr.write(`bench-llm: speed benchmark failed: ${error.message}\n`);
+    return { speed: null, rows: [], run: null, casesDir: null, sandboxed: null, code: EXIT.failed };
+  }
+}
+
+/** The suite through the runner: preflight, the speed measurement, then the tests one at a time, stored as a run. */
+async function suite(o: EndpointOptions, model: string, settings: SpeedSettings, values: Values, io: CliIO, paint: Paint, runsDir: string): Promise<Measured> {
+  const casesDir = casesDirOf(io, values.cases);
+  const sandbox = await openSandbox(values['allow-unsandboxed'], o.bwrapPath);
+  if (sandbox && !sandbox.sandboxed) io.stderr.write('bench-llm: WARNING: bwrap is unavailable; the code test runs WITHOUT a sandbox (--allow-unsandboxed)\n');
+  const noSandbox = () => Promise.reject(sandboxError('SANDBOX_UNAVAILABLE', 'install bubblewrap, or --allow-unsandboxed'));
+  const handle = await createRun({
+    config: endpointConfig(o, model),
+    env: io.env,
+    models: [labelOf(model)],
+    profile: PROFILE,
+    seed: SEED,
+    resultsDir: runsDir,
+    casesDir,
+    driver: inSuiteOrder(await defaultDriver(casesDir)),
+    toolVersion: VERSION,
+    speed: settings,
+    world: { sandbox: sandbox ?? noSandbox, secrets: o.apiKey ? [o.apiKey] : [] },
+    ...leaseCacheOption(io.env),
+  });
+  const speedOf = async () => (await readRunSpeed(runsDir, handle.runId))?.find((s) => s.model === labelOf(model))?.report ?? null;
+  const printer = new SuitePrinter(io, paint, handle.plan.cases, speedOf);
+  const onAbort = () => handle.stop('interrupted');
+  io.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const event of handle.events) await printer.on(event);
+    await handle.done;
+  } finally {
+    io.signal.removeEventListener('abort', onAbort);
+  }
+  const status = (s: GradeStatus) => printer.rows.some((r) => r.grade.status === s);
+  const skippedCode = printer.rows.some((r) => r.grade.status === 'skipped' && /no sandbox/.test(r.grade.reason));
+  const code = printer.stopped || status('error') ? EXIT.failed : skippedCode ? EXIT.noSandbox : EXIT.ok;
+  return { speed: await speedOf(), rows: printer.rows, run: { run_id: handle.runId, dir: handle.plan.dir }, casesDir, sandboxed: sandbox?.sandboxed ?? null, code };
 }
 
 async function benchmark(model: string, values: Values, io: CliIO): Promise<number> {
   const o = endpointOptions(values, model, io);
   const hw = await hardware(values, io.cwd);
   const paint = paintFor(io.stdout.isTTY, io.env);
-  const say = (lines: string[]) => io.stdout.write(`${lines.join('\n')}\n`);
   const started = new Date();
-  const meta = await listModelMetadata(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), model }).catch(() => null);
-  const info: ModelInfo | null = meta?.models.find((m) => m.id === model) ?? null;
-  say(header(model, hw.gguf?.file_size_bytes ?? info?.size_bytes ?? null, hw.gguf?.quantization ?? info?.quantization ?? null));
-
-  let speed: SpeedReport;
-  try {
-    speed = await runSpeedBenchmark({
-      baseUrl: o.baseUrl,
-      model,
-      providerKind: o.providerKind,
-      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
-      ...(values.quick ? { prompts: ['short'], runs: 2, warmup: 1 } : { runs: 3, warmup: 1 }),
-      gguf: hw.gguf,
-      gpu: hw.gpu,
-      bandwidthGbs: hw.bandwidthGbs,
-      signal: io.signal,
-    });
-  } catch (error) {
-    if (!CrucibleError.isInstance(error)) throw error;
-    io.stderr.write(`bench-llm: speed benchmark failed: ${error.message}\n`);
-    return EXIT.failed;
-  }
-  say(speedSection(speed, paint));
-
-  const ability: TestResult[] = [];
-  const agent: TestResult[] = [];
-  let sandboxed: boolean | null = null;
-  let endpointFailed = false;
-  let noSandbox = false;
-  const casesDir = values['speed-only'] ? null : casesDirOf(io, values.cases);
-  if (casesDir) {
-    const { sandbox, reason } = await openSandbox(values['allow-unsandboxed'], o.bwrapPath);
-    sandboxed = sandbox?.sandboxed ?? null;
-    if (sandbox && !sandbox.sandboxed) io.stderr.write('bench-llm: WARNING: bwrap is unavailable; the code test runs WITHOUT a sandbox (--allow-unsandboxed)\n');
-    const suite = await loadSuite(casesDir, sandbox);
-    const completer = createTimedCompleter({ baseUrl: o.baseUrl, model, providerKind: o.providerKind, ...(o.apiKey ? { apiKey: o.apiKey } : {}), signal: io.signal });
-    const run = { completer, sandbox, noSandboxReason: reason, signal: io.signal };
-    try {
-      const width = dotWidth(suite.ability.map((c) => c.title));
-      say([`  ${paint.bold(ABILITY_TITLE)}`]);
-      ability.push(...(await runTests(suite.ability, { ...run, onResult: (r) => say(testLines(r, width, paint)) })));
-      say([abilityScoreLine(ability), '']);
-      const agentWidth = dotWidth(suite.agent.flatMap((c) => (c.grader.type === 'agent' ? c.grader.parts.map((p) => p.name) : [c.title])));
-      say([`  ${paint.bold(AGENT_TITLE)}`]);
-      agent.push(...(await runTests(suite.agent, { ...run, onResult: (r) => say(testLines(r, agentWidth, paint)) })));
-      say([agentScoreLine(agent), '']);
-    } catch (error) {
-      if (!CrucibleError.isInstance(error)) throw error;
-      io.stderr.write(`bench-llm: the endpoint failed during the tests: ${error.message}\n`);
-      endpointFailed = true;
-    }
-    noSandbox = sandbox === null && [...ability, ...agent].some((t) => t.status === 'skipped');
-    endpointFailed ||= [...ability, ...agent].some((t) => t.status === 'error');
-  }
-
+  const { metadata } = await probeEndpoint(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), model });
+  const info: ModelInfo | null = metadata.models.find((m) => m.id === model) ?? null;
+  io.stdout.write(`${header(model, hw.gguf?.file_size_bytes ?? info?.size_bytes ?? null, hw.gguf?.quantization ?? info?.quantization ?? null).join('\n')}\n`);
+  const settings: SpeedSettings = { ...(values.quick ? { prompts: ['short'], runs: 2, warmup: 1 } : { runs: 3, warmup: 1 }), ...hw };
   const path = resultsPath({ json: values.json, out: values.out, cwd: io.cwd, home: io.env['HOME'], model, date: started });
-  const results = buildResults({
+  const measured = values['speed-only'] ? await speedOnly(o, model, settings, io, paint) : await suite(o, model, settings, values, io, paint, join(dirname(path), 'runs'));
+  const results = benchResults({
     tool_version: VERSION,
     model,
-    base_url: speed.base_url,
+    base_url: measured.speed?.base_url ?? o.baseUrl,
     started_at: started.toISOString(),
     finished_at: new Date().toISOString(),
-    settings: { quick: values.quick, speed_only: values['speed-only'], cases_dir: casesDir, profile: PROFILE, seed: SEED, sandboxed },
-    endpoint: { model: info, sources: meta?.sources ?? [] },
-    speed,
-    ability,
-    agent,
+    settings: { quick: values.quick, speed_only: values['speed-only'], cases_dir: measured.casesDir, profile: PROFILE, seed: SEED, sandboxed: measured.sandboxed },
+    run: measured.run,
+    speed: measured.speed,
+    rows: measured.rows,
   });
-  await writeResults(path, redactDeep(results, makeRedactor([o.apiKey])));
-  say([`  📄 Results saved: ${shortPath(path, io.env['HOME'])}`, '']);
-  if (endpointFailed) return EXIT.failed;
-  return noSandbox ? EXIT.noSandbox : EXIT.ok;
+  await writeJsonFile(path, redactDeep(results, makeRedactor([o.apiKey])));
+  io.stdout.write(`  📄 Results saved: ${shortPath(path, io.env['HOME'])}\n\n`);
+  return measured.code;
 }
 
 export const command: CommandModule = {

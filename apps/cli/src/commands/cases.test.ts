@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createSandbox } from '@crucibleforge/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { memoryIO } from '../testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const REAL_CASES = join(REPO, 'cases');

@@ -8,6 +8,7 @@ import {
   findProfile,
   formatProblem,
   formatVerifySummary,
+  isCasesError,
   loadCases,
   loadProfiles,
   verifyCases,
@@ -19,6 +20,7 @@ import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import { parseCommandArgs } from '../args';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { exitCodeFor } from '../runner-context';
 
 const usage = `Usage:
   crucibleforge cases list [--json] [--cases DIR] [--profile NAME] [--category C]
@@ -57,9 +59,9 @@ async function loadSelection(io: CliIO, dir: string, profileName: string | undef
     const cases = profileName === undefined ? loaded.cases : applyProfile(findProfile(profiles.profiles, profileName), loaded.cases);
     return { cases, all: loaded.cases, profiles: profiles.profiles };
   } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code.startsWith('CASES_')) {
+    if (isCasesError(error)) {
       io.stderr.write(`crucibleforge cases: ${error.message}\n`);
-      return EXIT.usage;
+      return exitCodeFor(error.kind);
     }
     throw error;
   }

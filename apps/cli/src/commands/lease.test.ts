@@ -6,7 +6,7 @@ import { startLeaseServerDouble, type LeaseServerDouble } from '@crucibleforge/l
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CliIO } from '../io';
 import { main } from '../main';
-import { memoryIO } from '../testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 let double: LeaseServerDouble;
 let dir: string;

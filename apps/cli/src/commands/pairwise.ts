@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CATEGORIES, type Category } from '@crucibleforge/core';
-import { pairwiseRun, renderPairwiseMarkdown } from '@crucibleforge/runner';
+import { renderPairwiseMarkdown } from '@crucibleforge/report';
+import { pairwiseRun, writePairwiseFile } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
@@ -53,12 +54,10 @@ export const command: CommandModule = {
         onEvent: (e) => io.stdout.write(e.type === 'game' ? `${e.case_id}: ${e.a} vs ${e.b} → ${e.result}\n` : `${e.message}\n`),
       });
       const outDir = values.out ? resolve(io.cwd, values.out) : base.resultsDir;
-      await mkdir(outDir, { recursive: true });
-      const md = renderPairwiseMarkdown(result);
+      const jsonPath = await writePairwiseFile(outDir, result);
+      const md = renderPairwiseMarkdown(result.summary);
       const mdPath = join(outDir, 'pairwise.md');
-      const jsonPath = join(outDir, 'pairwise.json');
       await writeFile(mdPath, md);
-      await writeFile(jsonPath, `${JSON.stringify({ schema_version: 1, summary: result.summary, games: result.games }, null, 2)}\n`);
       io.stdout.write(`\n${md}\nwrote ${mdPath}\nwrote ${jsonPath}\n`);
       return EXIT.ok;
     });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CrucibleError } from '@crucibleforge/core';
-import { parseSimConfig, startSimEndpoint, type SimEndpointOptions } from '@crucibleforge/sim-endpoint';
+import { CrucibleError, tableError } from '@crucibleforge/core';
+import { parseSimConfig, SIM_ERRORS, startSimEndpoint, type SimEndpointOptions } from '@crucibleforge/sim-endpoint';
 import { LineCounter, parseDocument } from 'yaml';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
@@ -53,7 +53,7 @@ async function loadConfig(file: string): Promise<SimEndpointOptions> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new CrucibleError('SIM_CONFIG_INVALID', `${file}: cannot read the sim config: ${(error as Error).message}`);
+    throw tableError(SIM_ERRORS, 'SIM_CONFIG_INVALID', `${file}: cannot read the sim config: ${(error as Error).message}`);
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, lineCounter });
@@ -61,7 +61,7 @@ async function loadConfig(file: string): Promise<SimEndpointOptions> {
   if (first) {
     const at = lineCounter.linePos(first.pos[0]);
     const where = `${file}:${at.line}:${at.col}`;
-    throw new CrucibleError('SIM_CONFIG_INVALID', `${where}: YAML syntax error: ${first.message.split('\n')[0]}`);
+    throw tableError(SIM_ERRORS, 'SIM_CONFIG_INVALID', `${where}: YAML syntax error: ${first.message.split('\n')[0]}`);
   }
   return parseSimConfig(doc.toJS(), file);
 }

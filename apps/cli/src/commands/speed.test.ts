@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startSimEndpoint, type SimEndpoint, type SimModelOptions } from '@crucibleforge/sim-endpoint';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { memoryIO } from '../testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 const open: SimEndpoint[] = [];
 async function sim(models: SimModelOptions[], apiKey?: string): Promise<SimEndpoint> {

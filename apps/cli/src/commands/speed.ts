@@ -1,22 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CrucibleError, type ReasoningMode } from '@crucibleforge/core';
-import {
-  PROVIDER_KINDS,
-  parseCount,
-  readGgufInfo,
-  releaseModel,
-  renderSpeedReport,
-  runSpeedBenchmark,
-  type GgufInfo,
-  type PartialTimings,
-  type ProviderKind,
-  type SpeedProgress,
-  type SpeedPromptKey,
-  type TimingTimeouts,
-} from '@crucibleforge/timing';
+import { CrucibleError, makeRedactor, type ReasoningMode } from '@crucibleforge/core';
+import { renderSpeedReport } from '@crucibleforge/report';
+import { parseCount, readGgufInfo, runSpeedBenchmark, type GgufInfo, type SpeedEvent, type SpeedPromptKey } from '@crucibleforge/speed';
+import { PROVIDER_KINDS, releaseModel, type PartialTimings, type ProviderKind, type TimingTimeouts } from '@crucibleforge/timing';
 import { intFlag, listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { redactingIO } from '../runner-context';
 
 const usage = `Usage: crucibleforge speed <model> --base-url <url> [options]
 
@@ -117,23 +107,12 @@ function describePartial(partial: PartialTimings | undefined): string | null {
   return `partial timings: ${parts.join(', ')}`;
 }
 
-function progressLine(p: SpeedProgress): string {
+function progressLine(p: SpeedEvent): string {
   const r = p.run;
   const what = `${p.phase === 'warmup' ? 'warm-up ' : ''}${p.label} #${r.index + 1}`;
   if (!r.ok) return `  ${what}: ${r.error.code}: ${r.error.message}\n`;
   const tps = r.decode_tps === null ? '—' : r.decode_tps.toFixed(1);
   return `  ${what}: TTFT ${r.ttft_s?.toFixed(3) ?? '—'} s, decode ${tps} T/s, ${r.completion_tokens ?? '?'} tokens\n`;
-}
-
-/** Never let the key reach the terminal or a file, even when a server echoes it in an error. */
-function redactingIO(io: CliIO, secret: string | undefined): CliIO {
-  if (!secret) return io;
-  const scrub = (text: string) => text.split(secret).join('***');
-  return {
-    ...io,
-    stdout: { write: (text: string) => io.stdout.write(scrub(text)), isTTY: io.stdout.isTTY },
-    stderr: { write: (text: string) => io.stderr.write(scrub(text)), isTTY: io.stderr.isTTY },
-  };
 }
 
 export const command: CommandModule = {
@@ -152,7 +131,7 @@ export const command: CommandModule = {
     if (keyVar !== undefined) {
       apiKey = io.env[keyVar];
       if (!apiKey) throw new UsageError(`--api-key-env ${keyVar}: the environment variable ${keyVar} is not set`);
-      io = redactingIO(rawIO, apiKey);
+      io = redactingIO(rawIO, [apiKey]);
     }
     const prompts = (listFlag(values.prompts) ?? [...PROMPT_KEYS]).map((p) => oneOf('prompts', p, PROMPT_KEYS, 'short'));
     if (prompts.length === 0) throw new UsageError('--prompts needs at least one of short, medium, long');
@@ -191,7 +170,7 @@ export const command: CommandModule = {
         gguf,
         timeouts,
         signal: io.signal,
-        onProgress: (p) => io.stderr.write(progressLine(p)),
+        onEvent: (p) => io.stderr.write(progressLine(p)),
       });
     } catch (error) {
       if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
@@ -209,7 +188,7 @@ export const command: CommandModule = {
     if (values.json) {
       const file = resolve(io.cwd, values.json);
       const json = `${JSON.stringify(report, null, 2)}\n`;
-      await writeFile(file, apiKey ? json.split(apiKey).join('***') : json);
+      await writeFile(file, makeRedactor([apiKey])(json));
       io.stdout.write(`report written to ${file}\n`);
     }
     if (values.unload) {

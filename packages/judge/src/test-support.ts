@@ -2,6 +2,7 @@
 import type { ChatCompleter, ChatReply, ChatRequest } from '@crucibleforge/core';
 import { startSimEndpoint, type SimEndpoint, type SimModelOptions } from '@crucibleforge/sim-endpoint';
 import { afterEach } from 'vitest';
+import { readFencedPrompt, type FencedPrompt } from './fence';
 
 export const JUDGE = { model: 'judge-model', endpoint: 'http://judge.test/v1' };
 export const FIXED_NOW = () => new Date('2030-01-02T03:04:05.000Z');
@@ -47,33 +48,12 @@ export function counterRandom(): () => number {
   return () => ((i++ * 0.618033988749895) % 1);
 }
 
-/** What a judge that follows the fence protocol reads out of the last user message. */
-export interface ReadPrompt {
-  token: string;
-  before: string;
-  /** Every fenced block by label (CANDIDATE ANSWER, ANSWER A, ANSWER B). */
-  blocks: Record<string, string>;
-  /** How often each END line occurs in the whole prompt. */
-  endCounts: Record<string, number>;
-}
-
-export function readPrompt(request: ChatRequest): ReadPrompt {
+/** The fences of a request's user message (judge's own reader); throws when the prompt announces no token. */
+export function readPrompt(request: ChatRequest): FencedPrompt {
   const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
-  const token = /with token ([0-9a-f]{16})\./.exec(user)?.[1];
-  if (!token) throw new Error('no fence token announced in the prompt');
-  const blocks: Record<string, string> = {};
-  const endCounts: Record<string, number> = {};
-  const re = new RegExp(`<<<BEGIN ([A-Z ]+) ${token}>>>\\n`, 'g');
-  let first = -1;
-  for (const m of user.matchAll(re)) {
-    const label = m[1] as string;
-    const end = `\n<<<END ${label} ${token}>>>`;
-    const start = (m.index ?? 0) + m[0].length;
-    if (first === -1) first = m.index ?? 0;
-    blocks[label] = user.slice(start, user.indexOf(end, start));
-    endCounts[label] = user.split(end).length - 1;
-  }
-  return { token, before: user.slice(0, first), blocks, endCounts };
+  const read = readFencedPrompt(user);
+  if (!read) throw new Error('no fence token announced in the prompt');
+  return read;
 }
 
 /** A non-streaming, fetch-based ChatCompleter for the sim endpoint (OpenAI wire format). */

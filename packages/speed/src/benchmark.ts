@@ -1,20 +1,25 @@
 import { median, sameModel, systemClock, type ChatRequest, type RandomSource, type ReasoningMode, type SpeedSummary } from '@crucibleforge/core';
+import {
+  createTimedCompleter,
+  FATAL_TIMING_CODES,
+  listModelMetadata,
+  type EndpointOptions,
+  type ModelInfo,
+  type ModelMetadata,
+  type ProviderKind,
+  type TimedCompleter,
+} from '@crucibleforge/timing';
 import pLimit from 'p-limit';
-import { FATAL_TIMING_CODES } from './errors';
+import { speedError } from './errors';
 import { FORMULAS } from './formulas';
 import type { GgufInfo } from './gguf';
-import { listModelMetadata, type ModelInfo } from './metadata';
 import { assessPlausibility, parseParamCounts, type Plausibility } from './plausibility';
 import { depthPrompt, makeNonce, SPEED_PROMPTS, withNonce, type SpeedPromptKey, type SpeedPromptName } from './prompts';
 import { failedRecord, mediansOf, okRecord, okRuns, statsOf, type MedianMetrics, type RunRecord, type StatMetric } from './records';
 import { summarize, type MetricStats } from './stats';
-import { streamChat } from './stream';
-import type { EndpointOptions, ProviderKind } from './types';
 
-export interface SpeedBenchmarkOptions extends EndpointOptions {
-  random?: RandomSource;
-  /** Wall clock for started_at / finished_at. */
-  now?: () => Date;
+/** How much to measure: the `speed` command's defaults; a benchmark run measures less ({@link RUN_SPEED_SETTINGS}). */
+export interface SpeedSettings {
   /** Measured rounds per prompt (default 3). */
   runs?: number;
   /** Warm-up rounds before the measured ones (default 1; a cold load is not TTFT). */
@@ -28,18 +33,52 @@ export interface SpeedBenchmarkOptions extends EndpointOptions {
   maxTokens?: number;
   temperature?: number;
   reasoning?: ReasoningMode;
-  /** Advertised memory bandwidth, GB/s (overrides `gpu`). */
+  /** Advertised memory bandwidth, GB/s (overrides `gpu`), for the roofline. */
   bandwidthGbs?: number | null;
+  /** The GPU/APU serving the model, for the roofline (e.g. "RX 7900 XTX"). */
   gpu?: string | null;
+  /** The model's GGUF file as read by readGgufInfo (exact active weights per token). */
   gguf?: GgufInfo | null;
-  /** Ask the endpoint for model metadata (default true). */
-  metadata?: boolean;
-  extraBody?: Record<string, unknown>;
-  signal?: AbortSignal;
-  onProgress?: (progress: SpeedProgress) => void;
 }
 
-export interface SpeedProgress {
+/** What `run`, `all` and the GUI measure per model before its cases: every prompt, fewer and shorter rounds than `speed`. */
+export const RUN_SPEED_SETTINGS: Readonly<SpeedSettings> = Object.freeze({ runs: 2, warmup: 1, maxTokens: 128 });
+
+/**
+ * How many requests a benchmark with these settings sends and the longest prompt (characters), for a
+ * cost bound before anything is sent.
+ */
+export function speedRequestPlan(settings: SpeedSettings): { requests: number; max_prompt_chars: number } {
+  const prompts = SPEED_PROMPTS.filter((p) => (settings.prompts ?? ['short', 'medium', 'long']).includes(p.key));
+  const runs = settings.runs ?? 3;
+  const rounds = prompts.length * ((settings.warmup ?? 1) + runs);
+  const depths = settings.depths ?? [];
+  const concurrency = (settings.concurrency ?? []).reduce((n, streams) => n + streams * Math.max(1, runs), 0);
+  const longest = Math.max(0, ...prompts.map((p) => withNonce(p.text, '00000000').length), ...depths.map((d) => d * 4));
+  return { requests: rounds + depths.length * runs + concurrency, max_prompt_chars: longest };
+}
+
+export interface SpeedBenchmarkOptions extends SpeedSettings, Omit<EndpointOptions, 'baseUrl'> {
+  /**
+   * The model to measure through: any {@link TimedCompleter} (the runner passes its own client; an in-process
+   * engine works too). Default: the HTTP client on `baseUrl`.
+   */
+  completer?: TimedCompleter;
+  /** The endpoint (needed without a completer; also where metadata is asked and what the report names). */
+  baseUrl?: string;
+  random?: RandomSource;
+  /** Wall clock for started_at / finished_at. */
+  now?: () => Date;
+  /** Model metadata: asked from `baseUrl` (default true), not asked (false), or already known. */
+  metadata?: boolean | ModelMetadata;
+  extraBody?: Record<string, unknown>;
+  signal?: AbortSignal;
+  onEvent?: (event: SpeedEvent) => void;
+}
+
+/** Progress of a speed benchmark: one measured (or failed) request. */
+export interface SpeedEvent {
+  type: 'request-measured';
   phase: 'warmup' | 'test' | 'depth' | 'concurrency';
   label: string;
   run: RunRecord;
@@ -144,10 +183,30 @@ function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null,
   });
 }
 
+function httpCompleter(options: SpeedBenchmarkOptions, clock: NonNullable<EndpointOptions['clock']>): TimedCompleter {
+  if (!options.baseUrl) throw speedError('SPEED_BAD_OPTIONS', 'runSpeedBenchmark: give a completer or a baseUrl');
+  return createTimedCompleter({
+    baseUrl: options.baseUrl,
+    model: options.model,
+    providerKind: options.providerKind ?? 'generic',
+    clock,
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.extraBody ? { extraBody: options.extraBody } : {}),
+  });
+}
+
+async function metadataOf(options: SpeedBenchmarkOptions): Promise<ModelMetadata | null> {
+  if (typeof options.metadata === 'object') return options.metadata;
+  if (options.metadata === false || !options.baseUrl) return null;
+  return listModelMetadata(options.baseUrl, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.apiKey ? { apiKey: options.apiKey } : {}), model: options.model });
+}
+
 /**
  * The speed benchmark: per prompt, warm-up rounds then N measured rounds (each with a fresh nonce),
  * optional depth and concurrency sweeps, endpoint metadata and the roofline check. Requests go
- * through `streamChat` with the injected fetch and clock. Throws only for failures no later request
+ * through the completer (by default the HTTP client with the injected fetch and clock). Throws only for failures no later request
  * can fix (unreachable, key rejected, unknown model, not SSE, connect timeout, cancelled); every
  * other failed request is recorded in its run and counted in `failures`.
  */
@@ -163,46 +222,30 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
   const chosen = SPEED_PROMPTS.filter((p) => (options.prompts ?? ['short', 'medium', 'long']).includes(p.key));
   const startedAt = now().toISOString();
   const warnings: string[] = [];
-  const extraBody = providerKind === 'llamacpp' ? { cache_prompt: false, ...options.extraBody } : options.extraBody;
-
-  let info: ModelInfo | null = null;
-  let sources: string[] = [];
-  if (options.metadata !== false) {
-    const meta = await listModelMetadata(options.baseUrl, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.apiKey ? { apiKey: options.apiKey } : {}), model: options.model });
-    sources = meta.sources;
-    info = meta.models.find((m) => m.id === options.model) ?? meta.models.find((m) => sameModel(options.model, m.id)) ?? null;
-  }
+  const completer = options.completer ?? httpCompleter(options, clock);
+  const meta = await metadataOf(options);
+  const sources = meta?.sources ?? [];
+  const info = meta?.models.find((m) => m.id === options.model) ?? meta?.models.find((m) => sameModel(options.model, m.id)) ?? null;
 
   const request = (text: string): ChatRequest => ({
     messages: [{ role: 'user', content: text }],
     max_tokens: maxTokens,
+    prompt_cache: false,
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     ...(reasoning === 'auto' ? {} : { reasoning }),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   const once = async (text: string, index: number, isWarmup: boolean): Promise<RunRecord> => {
     try {
-      const result = await streamChat({
-        baseUrl: options.baseUrl,
-        model: options.model,
-        request: request(text),
-        providerKind,
-        events: false,
-        ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        clock,
-        ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(extraBody ? { extraBody } : {}),
-      }).result;
-      return okRecord(index, isWarmup, result);
+      return okRecord(index, isWarmup, await completer.completeTimed(request(text)));
     } catch (error) {
       const record = failedRecord(index, isWarmup, error);
       if ((FATAL_TIMING_CODES as readonly string[]).includes(record.error.code)) throw error;
       return record;
     }
   };
-  const report = (phase: SpeedProgress['phase'], label: string, run: RunRecord) => {
-    options.onProgress?.({ phase, label, run });
+  const report = (phase: SpeedEvent['phase'], label: string, run: RunRecord) => {
+    options.onEvent?.({ type: 'request-measured', phase, label, run });
     return run;
   };
 
@@ -291,7 +334,7 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
     schema_version: 1,
     kind: 'speed',
     model: options.model,
-    base_url: publicUrl(options.baseUrl),
+    base_url: options.baseUrl ? publicUrl(options.baseUrl) : '',
     provider_kind: providerKind,
     started_at: startedAt,
     finished_at: now().toISOString(),

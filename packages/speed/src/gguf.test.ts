@@ -100,9 +100,9 @@ describe('readGgufInfo', () => {
   });
 
   it('names the file when it is missing or not GGUF', async () => {
-    await expect(readGgufInfo(join(dir, 'nope.gguf'))).rejects.toMatchObject({ code: 'TIMING_GGUF', message: expect.stringContaining('nope.gguf') });
+    await expect(readGgufInfo(join(dir, 'nope.gguf'))).rejects.toMatchObject({ code: 'SPEED_GGUF', message: expect.stringContaining('nope.gguf') });
     const bad = join(dir, 'bad.gguf');
     await writeFile(bad, 'not a gguf file at all');
-    await expect(readGgufInfo(bad)).rejects.toMatchObject({ code: 'TIMING_GGUF', message: expect.stringContaining('bad.gguf') });
+    await expect(readGgufInfo(bad)).rejects.toMatchObject({ code: 'SPEED_GGUF', message: expect.stringContaining('bad.gguf') });
   });
 });

@@ -1,21 +1,25 @@
-/**
- * Test helpers for the runner commands (not part of the CLI): simulated models that answer the runner's
- * fixture cases (packages/runner/src/__fixtures__/cases), a judge that follows the fence protocol, and a
- * models.yaml pointing at them.
- */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CANARY_PROBES } from '@crucibleforge/judge';
+import { CANARY_PROBES, readFencedPrompt } from '@crucibleforge/judge';
 import { startSimEndpoint, type SimAnswer, type SimEndpoint, type SimModelOptions, type SimRequestView } from '@crucibleforge/sim-endpoint';
 
-export const FIXTURE_CASES = fileURLToPath(new URL('../../../packages/runner/src/__fixtures__/cases', import.meta.url));
+const lastUser = (v: SimRequestView) => String([...v.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
 
-const text = (v: SimRequestView) => v.messages.map((m) => m.content ?? '').join('\n');
+const SPEED_TEXT = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
 
-/** A model that solves every fixture case. */
+/**
+ * The answer to a speed-benchmark prompt (they start with an 8-hex nonce in brackets): a long text, so the
+ * decode speed of a run's speed measurement is defined. null for any other prompt.
+ */
+export function speedAnswer(v: SimRequestView): SimAnswer | null {
+  return /^\[[0-9a-f]{8}\] /.test(lastUser(v)) ? { content: SPEED_TEXT } : null;
+}
+
+/** A model that solves every fixture case (and answers speed prompts at length). */
 export function strongAnswer(v: SimRequestView): SimAnswer {
+  const speed = speedAnswer(v);
+  if (speed) return speed;
   const tools = v.messages.filter((m) => m.role === 'tool');
   if (v.tools.length > 0) {
     if (tools.length === 0) return { tool_calls: [{ name: 'get_temperature', arguments: { city: 'Oslo' } }] };
@@ -30,56 +34,57 @@ export function strongAnswer(v: SimRequestView): SimAnswer {
   return { content: 'ready' };
 }
 
-/** A judge that reads the fenced candidate answer and compares it with the reference. */
-function fenced(user: string, label: string, token: string): string | null {
-  const begin = `<<<BEGIN ${label} ${token}>>>\n`;
-  const at = user.indexOf(begin);
-  if (at < 0) return null;
-  const start = at + begin.length;
-  return user.slice(start, user.indexOf(`\n<<<END ${label} ${token}>>>`, start));
-}
-
+/**
+ * A judge that follows the fence protocol (judge's own reader): correct when the fenced candidate states the
+ * reference; canary probes answered as their expected verdict; pairwise prompts won by the answer that
+ * states the reference.
+ */
 export function judgeAnswer(v: SimRequestView): SimAnswer {
   const user = String(v.messages.find((m) => m.role === 'user')?.content ?? '');
-  const token = /with token ([0-9a-f]{16})\./.exec(user)?.[1];
-  if (!token) return { content: 'ready' };
-  const reference = /# Reference answer\n([\s\S]*?)\n\n#/.exec(user)?.[1]?.trim() ?? '';
-  const has = (text: string | null) => reference !== '' && (text ?? '').toLowerCase().includes(reference.toLowerCase());
-  const a = fenced(user, 'ANSWER A', token);
-  if (a !== null) {
-    const b = fenced(user, 'ANSWER B', token);
+  const read = readFencedPrompt(user);
+  if (!read) return { content: 'ready' };
+  const reference = /# Reference answer\n([\s\S]*?)\n\n#/.exec(read.before)?.[1]?.trim() ?? '';
+  const has = (text: string | undefined) => reference !== '' && (text ?? '').toLowerCase().includes(reference.toLowerCase());
+  const a = read.blocks['ANSWER A'];
+  if (a !== undefined) {
+    const b = read.blocks['ANSWER B'];
     const winner = has(a) === has(b) ? 'tie' : has(a) ? 'A' : 'B';
     return { content: JSON.stringify({ winner, note: 'by agreement with the reference' }) };
   }
-  const answer = fenced(user, 'CANDIDATE ANSWER', token) ?? '';
+  const answer = read.blocks['CANDIDATE ANSWER'] ?? '';
   const probe = CANARY_PROBES.find((p) => p.answer === answer);
   const correct = probe ? probe.expected === 'correct' : has(answer);
   return { content: JSON.stringify({ correct, note: correct ? 'agrees with the reference' : 'differs' }) };
 }
 
-const fast = { first_token_base_ms: 1, decode_tps: 20_000, prefill_tps: 10_000_000 };
+/** Sim pace for fixture models: replies in a few milliseconds. */
+export const FAST = { first_token_base_ms: 1, decode_tps: 20_000, prefill_tps: 10_000_000 } as const;
 
 /** Thinks until any budget runs out and ignores every thinking switch; answers only when told its reasoning was cut off. */
 export function stubbornAnswer(v: SimRequestView): SimAnswer {
   const last = String(v.messages.at(-1)?.content ?? '');
   if (/single word/.test(last)) return { content: 'ready' };
+  const speed = speedAnswer(v);
+  if (speed) return speed;
   if (/cut off/.test(last)) return strongAnswer({ ...v, tools: [], messages: v.messages.filter((m) => m.role === 'user').slice(0, 1) });
   return { reasoning: 'hmm, let me think again '.repeat(200), content: 'Answer: 0' };
 }
 
+/** The fixture models on one sim endpoint: strong, weak, judge, hosted (a priced copy of strong), stubborn, and `extra`. */
 export async function startFixtureSim(extra: SimModelOptions[] = []): Promise<SimEndpoint> {
   return startSimEndpoint({
     models: [
-      { id: 'strong', ...fast, answer: strongAnswer },
-      { id: 'weak', ...fast, answer: { content: "I don't know." } },
-      { id: 'judge', ...fast, answer: judgeAnswer },
-      { id: 'hosted', ...fast, answer: strongAnswer },
-      { id: 'stubborn', ...fast, reasoning_encoding: 'reasoning_content', answer: stubbornAnswer },
+      { id: 'strong', ...FAST, answer: strongAnswer },
+      { id: 'weak', ...FAST, answer: (v) => speedAnswer(v) ?? { content: "I don't know." } },
+      { id: 'judge', ...FAST, answer: judgeAnswer },
+      { id: 'hosted', ...FAST, answer: strongAnswer },
+      { id: 'stubborn', ...FAST, reasoning_encoding: 'reasoning_content', answer: stubbornAnswer },
       ...extra,
     ],
   });
 }
 
+/** models.yaml for the fixture sim: a local provider, a priced hosted one (key in HOSTED_KEY), the judge. */
 export function fixtureConfig(url: string, extraModels = ''): string {
   return `# test config
 providers:
@@ -103,9 +108,9 @@ ${extraModels}judge:
 `;
 }
 
-/** A temp dir holding models.yaml for the fixture sim; returns the dir and the config path. */
+/** A temp dir holding models.yaml for the fixture sim; returns the dir, the config path and a results dir in it. */
 export async function fixtureWorkspace(url: string, extraModels = ''): Promise<{ dir: string; config: string; results: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'cf-cli-run-'));
+  const dir = await mkdtemp(join(tmpdir(), 'cf-fixture-'));
   const config = join(dir, 'models.yaml');
   await writeFile(config, fixtureConfig(url, extraModels));
   return { dir, config, results: join(dir, 'results') };

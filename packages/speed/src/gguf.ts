@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { gguf, GGMLFileQuantizationType, type GGUFTensorInfo } from '@huggingface/gguf';
 import { finiteNumber, nonEmptyString as str } from '@crucibleforge/core';
-import { timingError } from './errors';
+import { speedError } from './errors';
 
 /** What a local GGUF file's header says, plus the bytes one decoded token reads. */
 export interface GgufInfo {
@@ -96,13 +96,13 @@ export async function readGgufInfo(path: string): Promise<GgufInfo> {
   try {
     size = (await stat(path)).size;
   } catch (error) {
-    throw timingError('TIMING_GGUF', `cannot read GGUF file ${path}: ${(error as Error).message}`, { cause: error, details: { path } });
+    throw speedError('SPEED_GGUF', `cannot read GGUF file ${path}: ${(error as Error).message}`, { cause: error, details: { path } });
   }
   let parsed: Awaited<ReturnType<typeof gguf>> & { parameterCount?: number };
   try {
     parsed = await gguf(path, { allowLocalFile: true, computeParametersCount: true });
   } catch (error) {
-    throw timingError('TIMING_GGUF', `${path} is not a readable GGUF file: ${(error as Error).message}`, { cause: error, details: { path } });
+    throw speedError('SPEED_GGUF', `${path} is not a readable GGUF file: ${(error as Error).message}`, { cause: error, details: { path } });
   }
   const meta = parsed.metadata as unknown as Meta;
   const arch = str(meta['general.architecture']);

@@ -1,6 +1,6 @@
 import { CrucibleError, type FinishReason } from '@crucibleforge/core';
 import { summarize, type MetricStats } from './stats';
-import type { PartialTimings, RequestTimings, TimedCompletion } from './types';
+import type { PartialTimings, RequestTimings, TimedCompletion } from '@crucibleforge/timing';
 
 /** One measured request as the speed report keeps it: the per-request fields, not the text. */
 export type RunRecord = RunOk | RunFailed;

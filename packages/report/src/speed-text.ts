@@ -1,6 +1,7 @@
-import type { SpeedReport } from './benchmark';
-import type { StatMetric } from './records';
-import type { MetricStats } from './stats';
+import type { SpeedSummary } from '@crucibleforge/core';
+import type { MetricStats, SpeedReport } from '@crucibleforge/speed';
+
+type StatMetric = keyof SpeedReport['tests'][number]['stats'];
 
 const ROWS: [StatMetric, string, number][] = [
   ['ttft_s', 'TTFT (s)', 3],
@@ -89,4 +90,10 @@ export function renderSpeedReport(report: SpeedReport): string {
     ),
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** One line of a model's speed medians: `TTFT 0.043 s · decode 2414 T/s · prefill 1182 T/s · plausibility HIGH`. */
+export function formatSpeedSummary(s: SpeedSummary): string {
+  const f = (v: number | null, d: number) => (v === null ? '—' : v.toFixed(d));
+  return `TTFT ${f(s.ttft_s, 3)} s · decode ${f(s.decode_tps, 0)} T/s · prefill ${f(s.prefill_tps, 0)} T/s · plausibility ${s.plausibility?.confidence ?? '—'}`;
 }

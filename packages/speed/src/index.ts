@@ -1,0 +1,15 @@
+export { runSpeedBenchmark, speedRequestPlan, RUN_SPEED_SETTINGS } from './benchmark';
+export type { ConcurrencyPoint, DepthPoint, SpeedBenchmarkOptions, SpeedEvent, SpeedReport, SpeedSettings, SpeedTestResult } from './benchmark';
+export { MEDIAN_METRICS, STAT_METRICS } from './records';
+export type { MedianMetrics, RunFailed, RunOk, RunRecord } from './records';
+export { FORMULAS } from './formulas';
+export { SPEED_PROMPTS, makeNonce, withNonce, depthPrompt, parseCount } from './prompts';
+export type { SpeedPrompt, SpeedPromptKey, SpeedPromptName } from './prompts';
+export { readGgufInfo } from './gguf';
+export type { GgufInfo } from './gguf';
+export { assessPlausibility, findGpu, bytesPerParam, parseParamCounts, GPU_BANDWIDTH, ACHIEVABLE_SHARE } from './plausibility';
+export type { Confidence, GpuSpec, Plausibility, PlausibilityInput } from './plausibility';
+export { summarize } from './stats';
+export type { MetricStats } from './stats';
+export { SPEED_ERRORS, speedError, isSpeedError } from './errors';
+export type { SpeedErrorCode } from './errors';
