@@ -1,8 +1,8 @@
-/** Model discovery: what each endpoint lists (through the runner's endpoint probe), merged with models.yaml. */
+/** Model discovery: what each endpoint lists (the runner's provider probe), merged with models.yaml. */
 import type { FetchLike } from '@crucibleforge/core';
-import { configSchema } from '@crucibleforge/runner';
+import { configSchema, probeProvider } from '@crucibleforge/runner';
 import { describe, expect, it } from 'vitest';
-import { modelsView, probeProvider } from './models';
+import { modelsView } from './models';
 
 const now = () => new Date('2026-03-04T05:06:07.000Z');
 
@@ -14,10 +14,8 @@ const endpoints: Record<string, unknown> = {
   'http://llama:8080/v1/models': { data: [{ id: 'model.gguf', meta: { n_params: 8_030_261_248, size: 4_900_000_000 } }] },
   'http://ol:11434/api/tags': { models: [{ model: 'llama3:8b', size: 4_920_000_000, details: { parameter_size: '8.0B', quantization_level: 'Q4_0' } }] },
 };
-const seen: { url: string; auth: string | null }[] = [];
-const fetchFn: FetchLike = async (input, init) => {
+const fetchFn: FetchLike = async (input) => {
   const url = String(input);
-  seen.push({ url, auth: new Headers(init?.headers).get('authorization') });
   if (url.startsWith('http://down:')) throw new TypeError('fetch failed');
   if (url === 'http://locked:1/v1/models') return new Response('no', { status: 401 });
   return url in endpoints ? Response.json(endpoints[url]) : new Response('not found', { status: 404 });
@@ -37,37 +35,9 @@ const config = configSchema.parse({
   },
 });
 
-describe('probeProvider', () => {
-  it('lists the ids with size and quantization where the endpoint tells, and sends the key', async () => {
-    const lms = await probeProvider('lms', config.providers['lms']!, {}, fetchFn, now);
-    expect(lms).toMatchObject({ status: 'up', reason: null, ids: ['qwen3-8b', 'gemma-3-4b'], key_set: false, checked_at: '2026-03-04T05:06:07.000Z' });
-    expect(lms.served).toEqual([
-      { id: 'qwen3-8b', size_bytes: null, quantization: 'Q4_K_M', parameter_size: null },
-      { id: 'gemma-3-4b', size_bytes: null, quantization: 'Q8_0', parameter_size: null },
-    ]);
-    const ollama = await probeProvider('ollama', config.providers['ollama']!, { OL_KEY: 'sekrit' }, fetchFn, now);
-    expect(ollama.served).toEqual([{ id: 'llama3:8b', size_bytes: 4_920_000_000, quantization: 'Q4_0', parameter_size: '8.0B' }]);
-    expect(seen.find((s) => s.url === 'http://ol:11434/v1/models')?.auth).toBe('Bearer sekrit');
-    const llama = await probeProvider('llama', { kind: 'llamacpp', base_url: 'http://llama:8080/v1' }, {}, fetchFn, now);
-    expect(llama.served).toEqual([{ id: 'model.gguf', size_bytes: 4_900_000_000, quantization: null, parameter_size: '8.0B' }]);
-    expect(JSON.stringify(ollama)).not.toContain('sekrit');
-  });
-
-  it('says why an endpoint is down', async () => {
-    expect(await probeProvider('locked', config.providers['locked']!, {}, fetchFn, now)).toMatchObject({
-      status: 'down',
-      reason: 'GET http://locked:1/v1/models answered HTTP 401',
-      ids: [],
-      served: [],
-    });
-    const down = await probeProvider('down', { kind: 'generic', base_url: 'http://down:9/v1' }, {}, fetchFn, now);
-    expect(down).toMatchObject({ status: 'down', reason: 'GET http://down:9/v1/models failed: fetch failed' });
-  });
-});
-
 describe('modelsView', () => {
   it('puts the endpoint facts on configured and discovered models', async () => {
-    const statuses = await Promise.all(Object.entries(config.providers).map(([name, p]) => probeProvider(name, p, {}, fetchFn, now)));
+    const statuses = await Promise.all(Object.entries(config.providers).map(([name, p]) => probeProvider(name, p, { env: {}, fetch: fetchFn, now })));
     const view = modelsView(config, statuses);
     expect(view.configured.map((m) => [m.label, m.availability, m.quantization, m.size_bytes, m.parameter_size])).toEqual([
       ['qwen', 'listed', 'Q4_K_M', null, null],

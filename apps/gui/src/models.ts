@@ -1,32 +1,5 @@
 import type { FetchLike } from '@crucibleforge/core';
-import { LOCAL_KINDS, probeEndpoint, type ModelInfo, type RunnerConfigData } from '@crucibleforge/runner';
-
-/** What an endpoint says about one model it serves, where it says it (LM Studio, Ollama, llama.cpp). */
-export interface ServedModel {
-  id: string;
-  size_bytes: number | null;
-  /** e.g. Q4_K_M */
-  quantization: string | null;
-  /** e.g. "8.0B" (Ollama), else from the parameter count. */
-  parameter_size: string | null;
-}
-
-/** What one provider's endpoint said when asked for its models. */
-export interface ProviderStatus {
-  name: string;
-  kind: string;
-  base_url: string;
-  /** up: `/models` answered; down: it did not (the reason says why). */
-  status: 'up' | 'down';
-  reason: string | null;
-  /** The environment variable holding its key (never the key) and whether it is set. */
-  api_key_env: string | null;
-  key_set: boolean;
-  ids: string[];
-  /** Size and quantization of the models it serves, where the endpoint tells ([] when down). */
-  served: ServedModel[];
-  checked_at: string;
-}
+import { LOCAL_KINDS, probeProvider, type ProviderStatus, type RunnerConfigData, type ServedModel } from '@crucibleforge/runner';
 
 export interface ModelView {
   label: string;
@@ -50,45 +23,12 @@ export interface ModelView {
 export interface ModelsView {
   configured: ModelView[];
   /** Ids the endpoints list that no configured model uses, with what the endpoint says about them. */
-  discovered: ({ provider: string } & ServedModel)[];
+  discovered: ({ provider: string; id: string } & ReturnType<typeof facts>)[];
   providers: ProviderStatus[];
   judge: string | null;
 }
 
-function parameterSize(info: ModelInfo): string | null {
-  if (info.parameter_size) return info.parameter_size;
-  return info.parameter_count === null ? null : `${(info.parameter_count / 1e9).toFixed(1)}B`;
-}
-
-function served(info: ModelInfo): ServedModel {
-  return { id: info.id, size_bytes: info.size_bytes, quantization: info.quantization, parameter_size: parameterSize(info) };
-}
-
-/** Asks the endpoint (the timing package's probe, through the runner) what it serves, with the provider's key; never throws. */
-export async function probeProvider(
-  name: string,
-  provider: RunnerConfigData['providers'][string],
-  env: Record<string, string | undefined>,
-  fetchFn: FetchLike,
-  now: () => Date,
-  timeoutMs = 4000,
-): Promise<ProviderStatus> {
-  const keyName = provider.api_key_env ?? null;
-  const key = keyName ? env[keyName] : undefined;
-  const base: Omit<ProviderStatus, 'status' | 'reason' | 'ids' | 'served'> = {
-    name,
-    kind: provider.kind,
-    base_url: provider.base_url,
-    api_key_env: keyName,
-    key_set: typeof key === 'string' && key !== '',
-    checked_at: now().toISOString(),
-  };
-  const { listing, metadata } = await probeEndpoint(provider.base_url, { fetch: fetchFn, timeoutMs, ...(key ? { apiKey: key } : {}) });
-  if (!listing.ok) return { ...base, status: 'down', reason: listing.reason, ids: [], served: [] };
-  return { ...base, status: 'up', reason: null, ids: listing.ids, served: metadata.models.map(served) };
-}
-
-function facts(status: ProviderStatus | undefined, id: string): Omit<ServedModel, 'id'> {
+function facts(status: ProviderStatus | undefined, id: string): Pick<ServedModel, 'size_bytes' | 'quantization' | 'parameter_size'> {
   const found = status?.served.find((s) => s.id === id);
   return { size_bytes: found?.size_bytes ?? null, quantization: found?.quantization ?? null, parameter_size: found?.parameter_size ?? null };
 }
@@ -138,7 +78,7 @@ export class ProviderProbe {
         const key = `${name}\u0000${provider.base_url}\u0000${provider.api_key_env ?? ''}`;
         const cached = this.#cache.get(key);
         if (!refresh && cached && at - cached.at < this.ttlMs) return cached.status;
-        const status = await probeProvider(name, provider, env, this.fetchFn, this.now);
+        const status = await probeProvider(name, provider, { env, fetch: this.fetchFn, now: this.now });
         this.#cache.set(key, { at, status });
         return status;
       }),

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CrucibleError, type FetchLike, type ErrorKind } from '@crucibleforge/core';
-import { loadConfig, type CaseDriver, type RunnerConfig, type RunnerConfigData, type RunWorld } from '@crucibleforge/runner';
+import { CrucibleError, makeRedactor, type ErrorKind, type FetchLike } from '@crucibleforge/core';
+import { configuredSecrets, loadConfig, type CaseDriver, type RunnerConfig, type RunnerConfigData, type RunWorld } from '@crucibleforge/runner';
 import { handleApi, type ApiContext } from './api';
 import { casesCatalog, type CaseCatalog } from './catalog';
 import { GuiError } from './errors';
@@ -9,7 +9,6 @@ import { HttpError, sendError, sendText, SECURITY_HEADERS, type Scrub } from './
 import { ProviderProbe } from './models';
 import { unauthorizedPage } from './pages';
 import { pathSegments } from './paths';
-import { makeScrubber, secretsOf } from './redact';
 import { RunService } from './runs';
 import { authenticate, crossOriginReason, hostAllowed, resolveToken, type AuthPolicy } from './security';
 import { defaultStaticDir, readStatic } from './static';
@@ -120,7 +119,7 @@ export async function startGuiServer(options: GuiServerOptions): Promise<GuiServ
   const scrub: Scrub = (t) => scrubNow(t);
   const readConfig = async (): Promise<RunnerConfig | RunnerConfigData> => {
     const config = options.config ?? (options.configPath ? await loadConfig(options.configPath) : EMPTY_CONFIG);
-    scrubNow = makeScrubber(secretsOf(config, env));
+    scrubNow = makeRedactor(configuredSecrets(config, env));
     return config;
   };
   await readConfig();

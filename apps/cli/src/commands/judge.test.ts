@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(async () => sim?.close());
 
 describe('crucibleforge judge --force', () => {
-  it('re-judges rows a previous judge judged once the judge changed, and only those', async () => {
+  it('re-judges rows a previous judge judged once the judge changed, and only those', { timeout: 30_000 }, async () => {
     const ws = await fixtureWorkspace(sim.url, '  judge2: { provider: local, id: judge2, context_length: 32768 }\n');
     const store = ['--config', ws.config, '--results', ws.results];
     const run = memoryIO({ cwd: ws.dir });

@@ -1,5 +1,4 @@
-import { apiKeyFor, resolveModel } from '@crucibleforge/runner';
-import { listModelMetadata, type ModelInfo } from '@crucibleforge/timing';
+import { probeProvider, type ServedModel } from '@crucibleforge/runner';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { requireConfig, withRunnerErrors } from '../runner-context';
@@ -15,11 +14,10 @@ quantization and context where the server says (LM Studio, Ollama, /v1/models).
 
 const options = { config: { type: 'string' }, offline: { type: 'boolean' } } as const;
 
-function size(info: ModelInfo | undefined): string {
+function size(info: ServedModel | undefined): string {
   if (!info) return '';
   const parts: string[] = [];
   if (info.parameter_size) parts.push(info.parameter_size);
-  else if (info.parameter_count) parts.push(`${(info.parameter_count / 1e9).toFixed(1)}B`);
   if (info.size_bytes) parts.push(`${(info.size_bytes / 2 ** 30).toFixed(1)} GiB`);
   if (info.quantization) parts.push(info.quantization);
   if (info.max_context) parts.push(`ctx ${info.max_context}`);
@@ -37,17 +35,11 @@ export const command: CommandModule = {
       for (const [providerName, provider] of Object.entries(config.providers)) {
         const configured = Object.entries(config.models).filter(([, m]) => m.provider === providerName);
         lines.push(`${providerName} (${provider.kind}, ${provider.base_url})`);
-        let served: ModelInfo[] | null = null;
+        let served: ServedModel[] | null = null;
         if (!values.offline) {
-          let apiKey: string | undefined;
-          try {
-            apiKey = configured[0] ? apiKeyFor(resolveModel(config, configured[0][0]), io.env) : provider.api_key_env ? io.env[provider.api_key_env] : undefined;
-          } catch {
-            apiKey = undefined;
-          }
-          const meta = await listModelMetadata(provider.base_url, { ...(apiKey ? { apiKey } : {}) });
-          served = meta.sources.length > 0 ? meta.models : null;
-          if (!served) lines.push('  (endpoint did not answer)');
+          const probe = await probeProvider(providerName, provider, { env: io.env });
+          served = probe.status === 'up' ? probe.served : null;
+          if (!served) lines.push(`  (endpoint did not answer: ${probe.reason})`);
         }
         const servedIds = new Set((served ?? []).map((m) => m.id));
         for (const [label, m] of configured) {

@@ -1,6 +1,5 @@
-import { applyProfile, loadCases, loadProfiles } from '@crucibleforge/cases';
-import { configuredSecrets, listRuns, preflightModel, type RunnerConfig } from '@crucibleforge/runner';
-import { fetchModelIds } from '@crucibleforge/timing';
+import { applyProfile, isCasesError, loadCaseSet, type CaseSet } from '@crucibleforge/cases';
+import { configuredSecrets, listRuns, preflightModel, probeProvider, type RunnerConfig } from '@crucibleforge/runner';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
 import { CASES_DIR_NOT_FOUND, findCasesDir } from '../cases-dir';
@@ -25,10 +24,10 @@ const options = {
 async function providerLines(config: RunnerConfig, io: CliIO): Promise<string[]> {
   const lines = ['providers:'];
   for (const [name, p] of Object.entries(config.providers)) {
-    const key = p.api_key_env ? io.env[p.api_key_env] : undefined;
-    const ids = await fetchModelIds(p.base_url, { ...(key ? { apiKey: key } : {}), timeoutMs: 3000 }).catch(() => null);
-    const keyText = p.api_key_env ? `key $${p.api_key_env} ${key ? 'set' : 'NOT SET'}` : 'no key';
-    lines.push(`  ${ids ? 'UP  ' : 'DOWN'} ${name} (${p.kind}) ${p.base_url} · concurrency ${p.concurrency ?? 'default'} · ${keyText}${ids ? ` · ${ids.length} models listed` : ''}`);
+    const s = await probeProvider(name, p, { env: io.env, timeoutMs: 3000 });
+    const keyText = s.api_key_env ? `key $${s.api_key_env} ${s.key_set ? 'set' : 'NOT SET'}` : 'no key';
+    const state = s.status === 'up' ? `UP   ${name} (${p.kind}) ${p.base_url}` : `DOWN ${name} (${p.kind}) ${p.base_url}`;
+    lines.push(`  ${state} · concurrency ${p.concurrency ?? 'default'} · ${keyText}${s.status === 'up' ? ` · ${s.ids.length} models listed` : ` · ${s.reason}`}`);
   }
   return lines;
 }
@@ -52,20 +51,22 @@ async function modelLines(config: RunnerConfig, io: CliIO, preflight: boolean): 
 }
 
 async function profileLines(casesDir: string): Promise<string[]> {
-  const cases = await loadCases(casesDir);
-  if (!cases.ok) return [`cases: ${casesDir} has ${cases.problems.length} problems (crucibleforge cases verify)`];
-  const profiles = await loadProfiles(casesDir);
-  const lines = [`cases: ${cases.cases.length} in ${casesDir}`];
-  if (profiles.ok) {
-    for (const p of profiles.profiles) {
-      let count: string;
-      try {
-        count = String(applyProfile(p, cases.cases).length);
-      } catch (error) {
-        count = `invalid (${error instanceof Error ? error.message : String(error)})`;
-      }
-      lines.push(`  profile ${p.name}: ${count} cases${p.description ? ` — ${p.description}` : ''}`);
+  let set: CaseSet;
+  try {
+    set = await loadCaseSet(casesDir);
+  } catch (error) {
+    if (!isCasesError(error, 'CASES_INVALID')) throw error;
+    return [`cases: ${casesDir} has ${(error.details['problems'] as unknown[]).length} problems (crucibleforge cases verify)`];
+  }
+  const lines = [`cases: ${set.cases.length} in ${casesDir}`];
+  for (const p of set.profiles) {
+    let count: string;
+    try {
+      count = String(applyProfile(p, set.cases).length);
+    } catch (error) {
+      count = `invalid (${error instanceof Error ? error.message : String(error)})`;
     }
+    lines.push(`  profile ${p.name}: ${count} cases${p.description ? ` — ${p.description}` : ''}`);
   }
   return lines;
 }

@@ -1,0 +1,51 @@
+import type { FetchLike } from '@crucibleforge/core';
+import { describe, expect, it } from 'vitest';
+import { probeProvider } from './providers';
+
+const now = () => new Date('2026-03-04T05:06:07.000Z');
+
+/** An LM Studio on lms:1234 (quantization from /api/v0), an Ollama on ol:11434 (size from /api/tags), a llama.cpp. */
+const endpoints: Record<string, unknown> = {
+  'http://lms:1234/v1/models': { data: [{ id: 'qwen3-8b' }, { id: 'gemma-3-4b' }] },
+  'http://lms:1234/api/v0/models': { data: [{ id: 'qwen3-8b', quantization: 'Q4_K_M', state: 'loaded' }, { id: 'gemma-3-4b', quantization: 'Q8_0' }] },
+  'http://ol:11434/v1/models': { data: [{ id: 'llama3:8b' }] },
+  'http://llama:8080/v1/models': { data: [{ id: 'model.gguf', meta: { n_params: 8_030_261_248, size: 4_900_000_000 } }] },
+  'http://ol:11434/api/tags': { models: [{ model: 'llama3:8b', size: 4_920_000_000, details: { parameter_size: '8.0B', quantization_level: 'Q4_0' } }] },
+};
+const seen: { url: string; auth: string | null }[] = [];
+const fetchFn: FetchLike = async (input, init) => {
+  const url = String(input);
+  seen.push({ url, auth: new Headers(init?.headers).get('authorization') });
+  if (url.startsWith('http://down:')) throw new TypeError('fetch failed');
+  if (url === 'http://locked:1/v1/models') return new Response('no', { status: 401 });
+  return url in endpoints ? Response.json(endpoints[url]) : new Response('not found', { status: 404 });
+};
+const world = (env: Record<string, string> = {}) => ({ env, fetch: fetchFn, now });
+
+describe('probeProvider', () => {
+  it('lists the ids with size and quantization where the endpoint tells, and sends the key', async () => {
+    const lms = await probeProvider('lms', { kind: 'lmstudio', base_url: 'http://lms:1234/v1' }, world());
+    expect(lms).toMatchObject({ status: 'up', reason: null, ids: ['qwen3-8b', 'gemma-3-4b'], key_set: false, checked_at: '2026-03-04T05:06:07.000Z' });
+    expect(lms.served).toEqual([
+      { id: 'qwen3-8b', size_bytes: null, quantization: 'Q4_K_M', parameter_size: null, max_context: null, state: 'loaded' },
+      { id: 'gemma-3-4b', size_bytes: null, quantization: 'Q8_0', parameter_size: null, max_context: null, state: null },
+    ]);
+    const ollama = await probeProvider('ollama', { kind: 'ollama', base_url: 'http://ol:11434/v1', api_key_env: 'OL_KEY' }, world({ OL_KEY: 'sekrit' }));
+    expect(ollama.served).toEqual([{ id: 'llama3:8b', size_bytes: 4_920_000_000, quantization: 'Q4_0', parameter_size: '8.0B', max_context: null, state: null }]);
+    expect(seen.find((s) => s.url === 'http://ol:11434/v1/models')?.auth).toBe('Bearer sekrit');
+    const llama = await probeProvider('llama', { kind: 'llamacpp', base_url: 'http://llama:8080/v1' }, world());
+    expect(llama.served).toMatchObject([{ id: 'model.gguf', size_bytes: 4_900_000_000, quantization: null, parameter_size: '8.0B' }]);
+    expect(JSON.stringify(ollama)).not.toContain('sekrit');
+  });
+
+  it('says why an endpoint is down', async () => {
+    expect(await probeProvider('locked', { kind: 'generic', base_url: 'http://locked:1/v1' }, world())).toMatchObject({
+      status: 'down',
+      reason: 'GET http://locked:1/v1/models answered HTTP 401',
+      ids: [],
+      served: [],
+    });
+    const down = await probeProvider('down', { kind: 'generic', base_url: 'http://down:9/v1' }, world());
+    expect(down).toMatchObject({ status: 'down', reason: 'GET http://down:9/v1/models failed: fetch failed' });
+  });
+});

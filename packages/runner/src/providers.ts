@@ -1,0 +1,69 @@
+import type { FetchLike } from '@crucibleforge/core';
+import { probeEndpoint, type ModelInfo } from '@crucibleforge/timing';
+import type { ProviderConfig } from './config-schema';
+
+/** What an endpoint says about one model it serves, where it says it (LM Studio, Ollama, llama.cpp, /v1/models). */
+export interface ServedModel {
+  id: string;
+  size_bytes: number | null;
+  /** e.g. Q4_K_M */
+  quantization: string | null;
+  /** e.g. "8.0B" (Ollama), else from the parameter count. */
+  parameter_size: string | null;
+  max_context: number | null;
+  state: 'loaded' | 'not-loaded' | null;
+}
+
+/** What one provider's endpoint said when asked for its models (status, models, the GUI's models page). */
+export interface ProviderStatus {
+  name: string;
+  kind: string;
+  base_url: string;
+  /** up: `/models` answered; down: it did not (the reason says why). */
+  status: 'up' | 'down';
+  reason: string | null;
+  /** The environment variable holding its key (never the key) and whether it is set. */
+  api_key_env: string | null;
+  key_set: boolean;
+  ids: string[];
+  /** What it says about the models it serves ([] when down). */
+  served: ServedModel[];
+  checked_at: string;
+}
+
+function parameterSize(info: ModelInfo): string | null {
+  if (info.parameter_size) return info.parameter_size;
+  return info.parameter_count === null ? null : `${(info.parameter_count / 1e9).toFixed(1)}B`;
+}
+
+function served(info: ModelInfo): ServedModel {
+  return { id: info.id, size_bytes: info.size_bytes, quantization: info.quantization, parameter_size: parameterSize(info), max_context: info.max_context, state: info.state };
+}
+
+/**
+ * The one way a provider is probed: its endpoint's `/models` (and LM Studio's and Ollama's metadata APIs) with
+ * the provider's key from `env`. Never throws; a down endpoint says why (`GET …/models answered HTTP 401`).
+ */
+export async function probeProvider(
+  name: string,
+  provider: Pick<ProviderConfig, 'kind' | 'base_url' | 'api_key_env'>,
+  options: { env: Record<string, string | undefined>; fetch?: FetchLike; now?: () => Date; timeoutMs?: number },
+): Promise<ProviderStatus> {
+  const keyName = provider.api_key_env ?? null;
+  const key = keyName ? options.env[keyName] : undefined;
+  const base = {
+    name,
+    kind: provider.kind,
+    base_url: provider.base_url,
+    api_key_env: keyName,
+    key_set: typeof key === 'string' && key !== '',
+    checked_at: (options.now ?? (() => new Date()))().toISOString(),
+  };
+  const { listing, metadata } = await probeEndpoint(provider.base_url, {
+    timeoutMs: options.timeoutMs ?? 4000,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(key ? { apiKey: key } : {}),
+  });
+  if (!listing.ok) return { ...base, status: 'down', reason: listing.reason, ids: [], served: [] };
+  return { ...base, status: 'up', reason: null, ids: listing.ids, served: metadata.models.map(served) };
+}
