@@ -2,6 +2,8 @@
  * The JSON + SSE API on loopback against the sim endpoint and a real cases directory: models and discovery,
  * profiles, the cost estimate, a run from start to results, a case row, and no API key in any response.
  */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGuiServer, type GuiServer } from './index';
@@ -145,6 +147,54 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
     expect((await get(`/api/runs/${runId}/case?model=weak&case=nope`)).status).toBe(404);
     expect((await get(`/api/runs/${runId}/case?model=weak`)).status).toBe(400);
     expect((await get('/api/runs/20990101-000000-zzzz')).status).toBe(404);
+  });
+
+  it('compares two runs (or two models of one run) with the reporter, and names what is wrong with a request', async () => {
+    // without a speed measurement (speed: false), so the comparison has speed on one side only
+    const started = await post('/api/runs', { profile: 'mathonly', models: ['weak'], categories: null, seed: 3, speed: false });
+    expect(started.status).toBe(202);
+    const second: string = JSON.parse(started.body).run.run_id;
+    await readEvents(`${origin()}/api/runs/${second}/events`, {}, seen);
+    const first: string = JSON.parse((await get('/api/runs')).body).runs.find((r: { profile: string }) => r.profile === 'quick').run_id;
+    const compare = (query: string) => get(`/api/compare?${query}`);
+
+    // strong (quick run) against weak (mathonly run): the two maths cases, weak fails math-product only
+    const res = await compare(`baseline=${first}&baseline_model=strong&candidate=${second}&max_drop_pp=5&max_slowdown=10`);
+    expect(res.status).toBe(200);
+    const c = JSON.parse(res.body);
+    expect(c.baseline).toMatchObject({ run_id: first, model: 'strong', label: `${first}:strong` });
+    expect(c.candidate).toMatchObject({ run_id: second, model: 'weak' });
+    expect(c.ability.overall).toMatchObject({ cases: 2, regressions: 1, improvements: 0, p_value: 1, verdict: 'no-change' });
+    expect(c.ability.flipped).toEqual([expect.objectContaining({ case_id: 'math-product', direction: 'regression' })]);
+    expect(c.ability.excluded.baseline_only).toEqual(['reasoning-clock-hands', 'reasoning-sisters']);
+    expect(c.gate.thresholds).toMatchObject({ max_drop_pp: 5, max_slowdown: 0.1 });
+    // the second run measured no speed: the candidate's speed is missing, said so, not failed
+    expect(c.speed).toMatchObject({ available: false });
+    expect(c.gate).toMatchObject({ failed: false, unmeasured: ['decode', 'prefill', 'ttft'] });
+    // two models of one run
+    const models = JSON.parse((await compare(`baseline=${first}&baseline_model=strong&candidate=${first}&candidate_model=weak&gate=ability`)).body);
+    expect(models.ability.overall).toMatchObject({ cases: 4, regressions: 3, improvements: 0, p_value: 0.25 });
+
+    const error = async (query: string, status: number, text: string) => {
+      const r = await compare(query);
+      expect(r.status).toBe(status);
+      expect(JSON.parse(r.body).error).toContain(text);
+    };
+    await error(`candidate=${second}`, 400, 'query parameter baseline (a run id) is required');
+    await error(`baseline=${first}&candidate=${second}`, 400, `run ${first} has 2 models (strong, weak)`);
+    await error(`baseline=${first}&baseline_model=nope&candidate=${second}`, 400, `run ${first} has no model "nope" (it has strong, weak)`);
+    await error(`baseline=20990101-000000-zzzz&candidate=${second}`, 404, 'no run "20990101-000000-zzzz"');
+    await error(`baseline=..&candidate=${second}`, 400, 'invalid run id');
+    await error(`baseline=${second}&candidate=${second}&gate=latency`, 400, 'unknown gate "latency"');
+    await error(`baseline=${second}&candidate=${second}&max_slowdown=fast`, 400, 'max_slowdown must be a number ≥ 0');
+    // the same run at other case revisions shares nothing to compare
+    const copy = '20990101-000000-copy';
+    await mkdir(join(results.dir, copy));
+    const manifest = JSON.parse(await readFile(join(results.dir, second, 'manifest.json'), 'utf8'));
+    await writeFile(join(results.dir, copy, 'manifest.json'), JSON.stringify({ ...manifest, run_id: copy }));
+    const log = await readFile(join(results.dir, second, 'rows.jsonl'), 'utf8');
+    await writeFile(join(results.dir, copy, 'rows.jsonl'), log.replace(/"case_revision":"[^"]*"/g, '"case_revision":"edited"'));
+    await error(`baseline=${second}&candidate=${copy}`, 400, 'share no case graded on both at the same revision and seed: of their 2 common cases, 2 at a different case revision');
   });
 
   it('stopping a run that is not running is a clear 409; unknown routes 404; wrong methods 405', async () => {

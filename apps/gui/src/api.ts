@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listRuns, readBoardSources, type RunnerConfig, type RunnerConfigData } from '@crucibleforge/runner';
 import { categoryList, type CaseCatalog } from './catalog';
+import { compareView } from './compare';
 import { HttpError, readJson, SECURITY_HEADERS, sendJson, type Scrub } from './http';
 import { modelsView, type ProviderProbe } from './models';
 import { checkRunId } from './paths';
@@ -131,6 +132,13 @@ const routes: Route[] = [
       if (!model || !caseId) throw new HttpError(400, 'query parameters model and case are required (seed optional)');
       const run = await readRun(ctx.resultsDir, id!);
       sendJson(res, 200, { run_id: id, row: findRow(run, model, caseId, query.get('seed')) }, scrub);
+    },
+  },
+  {
+    method: 'GET',
+    pattern: ['compare'],
+    handler: async (ctx, _req, res, _p, query, scrub) => {
+      sendJson(res, 200, await compareView(ctx.resultsDir, query), scrub);
     },
   },
   {

@@ -1,17 +1,21 @@
 /**
  * End to end in real headless Chromium (Debian /usr/bin/chromium via playwright-core) against the sim endpoint
  * and a small cases directory: log in with the printed ?token= URL (off loopback), look at the models, start a
- * run from the page, watch it finish live, open the results and a failed case and read its reason.
+ * run from the page, watch it finish live, open the results and a failed case and read its reason, then compare
+ * two selected runs.
  * Screenshots go to test-artifacts/gui-*.png at the repository root.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SpeedSummary } from '@crucibleforge/core';
+import { writeRunSpeed } from '@crucibleforge/runner';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGuiServer, type GuiServer } from './index';
-import { DECOY_KEY, KEY_ENV, startTestSim, tempDir, testConfig, writeCasesDir } from './test-support';
+import { DECOY_KEY, KEY_ENV, readEvents, startTestSim, tempDir, testConfig, writeCasesDir } from './test-support';
+import { speedReportOf } from '@crucibleforge/testkit';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'test-artifacts');
@@ -163,4 +167,58 @@ describe.skipIf(!hasChromium)('GUI in Chromium', { timeout: 60_000 }, () => {
     expect(foreign).toEqual([]);
     expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
   });
+
+  it('compares two selected runs: ability with the flipped cases, speed against its noise, the gate', async () => {
+    // A second run (weak alone, the same cases and seed), started over the API with the token.
+    const auth = { authorization: `Bearer ${gui.token}` };
+    const started = await fetch(`${gui.url}api/runs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ profile: 'quick', models: ['weak'], categories: null, seed: 7 }) });
+    expect(started.status).toBe(202);
+    const second: string = ((await started.json()) as { run: { run_id: string } }).run.run_id;
+    await readEvents(`${gui.url}api/runs/${second}/events`, auth);
+    const runs = ((await (await fetch(`${gui.url}api/runs`, { headers: auth })).json()) as { runs: { run_id: string }[] }).runs;
+    const first = runs.find((r) => r.run_id !== second)!.run_id;
+    // Speed runs stored with the runs: strong decodes 4000 T/s, weak 3000, two rounds per prompt 1 % apart.
+    await writeRunSpeed(results.dir, first, 'strong', speedReportOf(speedOf('strong', 4000)));
+    await writeRunSpeed(results.dir, first, 'weak', speedReportOf(speedOf('weak', 3000)));
+    await writeRunSpeed(results.dir, second, 'weak', speedReportOf(speedOf('weak', 3000)));
+
+    await page.reload(); // the Runs page is open: show the new run
+    await page.waitForSelector('#runs-table tbody tr:nth-child(2)');
+    expect(await page.locator('#runs-table tbody tr').count()).toBe(2);
+    expect(await page.isDisabled('#compare-selected')).toBe(true);
+    await page.check(`input[name=pick][value="${first}"]`);
+    await page.check(`input[name=pick][value="${second}"]`);
+    expect(page.url()).toMatch(/#\/runs$/); // ticking a box does not open the run
+    await page.click('#compare-selected');
+    await page.waitForSelector('#compare-ability');
+    // The older run is the baseline (its first model, strong); the newer the candidate (weak).
+    expect(await page.locator('#compare-baseline option:checked').textContent()).toBe(`${first} · strong (quick)`);
+    expect(await page.locator('#compare-candidate option:checked').textContent()).toBe(`${second} · weak (quick)`);
+    // 3 pass → fail, 0 fail → pass: exact McNemar p = 2/8 = 0.25, no detectable change on 4 cases
+    const all = await page.textContent('#compare-ability tr[data-scope="overall"]');
+    expect(all).toMatch(/100\.0% \(4\/4\).*25\.0% \(1\/4\).*−75\.0 pp.*3.*0.*p=0\.25.*no detectable change/);
+    expect(await page.locator('#compare-flipped tbody tr[data-direction="regression"]').count()).toBe(3);
+    expect(await page.getAttribute('#compare-flipped tr[data-case="math-product"] a', 'href')).toBe(`#/runs/${second}/case?model=weak&case=math-product`);
+    // decode ×0.75 is far outside the ±1 % rounds: worse, and the gate fails on it
+    expect(await page.textContent('#compare-speed tr[data-metric="decode_tps"]')).toMatch(/4000 T\/s ±1\.0%.*3000 T\/s ±1\.0%.*×0\.75.*worse/);
+    expect(await page.textContent('#compare-headline')).toMatch(/^Gate failed: Decode T\/s, Prefill T\/s, TTFT worse/);
+    expect(await page.textContent('#compare-gate [data-metric="ability"]')).toContain('no detectable change');
+    await shot('compare', true);
+
+    // The same model across the two runs: nothing flipped, the same speed, the gate passes.
+    await page.selectOption('#compare-baseline', { label: `${first} · weak (quick)` });
+    await page.click('#compare-run');
+    await page.waitForSelector('#compare-headline:has-text("Gate passed")');
+    expect(await page.textContent('#compare-flipped')).toBe('No case flipped.');
+    expect(await page.textContent('#compare-speed tr[data-metric="decode_tps"]')).toMatch(/×1\.00.*no detectable change/);
+    expect(page.url()).toContain(`baseline_model=weak`);
+    expect(foreign).toEqual([]);
+    expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
+  });
 });
+
+/** A stored speed summary: two rounds per prompt at `decode` ± 1 %, prefill 10× decode, TTFT 10 / decode. */
+function speedOf(model: string, decode: number): SpeedSummary {
+  const rounds = ['short_50', 'long_800'].flatMap((prompt) => [0.99, 1.01].map((f) => ({ prompt, decode_tps: decode * f, prefill_tps: 10 * decode * f, ttft_s: 10 / (decode * f) })));
+  return { model, decode_tps: decode, prefill_tps: 10 * decode, ttft_s: 10 / decode, rounds };
+}

@@ -40,5 +40,6 @@ export type {
   ResultRow,
   RowTimings,
   RunManifest,
+  SpeedRound,
   SpeedSummary,
 } from './results';

@@ -98,6 +98,15 @@ export interface ResultRow {
   finished_at: string;
 }
 
+/** One measured round of a speed run (warm-ups excluded): which prompt it sent and what it measured. */
+export interface SpeedRound {
+  /** The speed prompt's name: rounds of the same prompt are repeats of one measurement. */
+  prompt: string;
+  ttft_s: number | null;
+  decode_tps: number | null;
+  prefill_tps: number | null;
+}
+
 /** Medians of one model's speed run, as the reporter shows them. */
 export interface SpeedSummary {
   model: string;
@@ -105,6 +114,11 @@ export interface SpeedSummary {
   decode_tps: number | null;
   prefill_tps: number | null;
   plausibility?: { confidence: 'HIGH' | 'MEDIUM' | 'LOW' | 'UNKNOWN'; reasons: string[] };
+  /**
+   * The successful single-stream rounds behind the medians, in the order they ran. Their spread is the
+   * measurement noise `compare` weighs a speed change against; absent in summaries written before it was kept.
+   */
+  rounds?: SpeedRound[];
 }
 
 export interface RunManifest {

@@ -3,7 +3,7 @@ import { analyseComparability, judgeKey } from './comparability';
 import { ReportError } from './errors';
 import { DEFAULT_MAX_DETAIL_CHARS, failureEntry } from './failures';
 import { compareAll, pairwiseReport } from './paired';
-import { rateCell } from './rates';
+import { rateCell, rowCost } from './rates';
 import { selectLatest } from './select';
 import {
   REPORT_SCHEMA_VERSION,
@@ -50,7 +50,8 @@ function filterModels(rows: readonly ResultRow[], wanted: readonly string[] | un
   return rows.filter((r) => keep.has(r.model));
 }
 
-function orderCategories(present: Iterable<string>): string[] {
+/** Categories in `CATEGORIES` order, then any others alphabetically. */
+export function orderCategories(present: Iterable<string>): string[] {
   const set = new Set(present);
   const known = CATEGORIES.filter((c) => set.has(c));
   const others = [...set].filter((c) => !(CATEGORIES as readonly string[]).includes(c)).sort();
@@ -89,8 +90,8 @@ function judgesOf(rows: readonly ResultRow[]): JudgeIdentity[] {
 function costOf(rows: readonly ResultRow[]): number | null {
   let total: number | null = null;
   for (const row of rows) {
-    const cost = row.cost_usd ?? row.usage?.cost_usd ?? null;
-    if (typeof cost === 'number' && Number.isFinite(cost)) total = (total ?? 0) + cost;
+    const cost = rowCost(row);
+    if (cost !== null) total = (total ?? 0) + cost;
   }
   return total === null ? null : Math.round(total * 1e9) / 1e9;
 }

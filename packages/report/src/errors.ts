@@ -12,13 +12,22 @@ export type ReportErrorCode =
   /** A statistics helper got counts that are not non-negative integers (or k > n). */
   | 'REPORT_INVALID_ARGUMENT'
   /** A format name other than md, json or html. */
-  | 'REPORT_UNKNOWN_FORMAT';
+  | 'REPORT_UNKNOWN_FORMAT'
+  /** A `--gate` name other than ability, decode, prefill, ttft, cost, tokens, speed, all or none. */
+  | 'REPORT_UNKNOWN_GATE'
+  /** A side of a comparison names a model the run has no rows for. */
+  | 'REPORT_COMPARE_UNKNOWN_MODEL'
+  /** The two sides of a comparison have no case graded on both at the same revision and seed. */
+  | 'REPORT_COMPARE_NOTHING_SHARED';
 
 export const REPORT_ERRORS = {
   REPORT_INVALID_ROW: { kind: 'storage', retryable: false },
   REPORT_INVALID_INPUT: { kind: 'config', retryable: false },
   REPORT_INVALID_ARGUMENT: { kind: 'internal', retryable: false },
   REPORT_UNKNOWN_FORMAT: { kind: 'config', retryable: false },
+  REPORT_UNKNOWN_GATE: { kind: 'config', retryable: false },
+  REPORT_COMPARE_UNKNOWN_MODEL: { kind: 'config', retryable: false },
+  REPORT_COMPARE_NOTHING_SHARED: { kind: 'config', retryable: false },
 } as const satisfies ErrorTable<ReportErrorCode>;
 
 export class ReportError extends CrucibleError<ReportErrorCode> {

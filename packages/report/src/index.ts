@@ -7,7 +7,32 @@ export { benchResults, benchScores, benchParts } from './bench';
 export type { BenchResults, BenchScores, BenchPart } from './bench';
 export { renderJson, renderReportFiles, parseReportFormats, REPORT_FORMATS } from './output';
 export type { ReportFile, ReportFormat } from './output';
-export { mcnemarExact } from './stats';
+export { mcnemarExact, holmAdjust } from './stats';
+export { compareRuns, renderComparisonJson } from './compare';
+export { parseGate, GATE_METRICS, DEFAULT_GATE, DEFAULT_THRESHOLDS } from './compare-gate';
+export { renderComparisonText } from './render-compare-text';
+export { renderComparisonMarkdown } from './render-compare-markdown';
+export { COMPARISON_SCHEMA_VERSION } from './compare-types';
+export type {
+  AbilityCell,
+  AbilityComparison,
+  CompareInput,
+  CompareSide,
+  CompareThresholds,
+  Comparison,
+  Exclusions,
+  FlippedCase,
+  GateCheck,
+  GateMetric,
+  GateResult,
+  SideInfo,
+  SpeedComparison,
+  SpeedMetric,
+  SpeedMetricComparison,
+  SpeedSideStat,
+  UsageComparison,
+  Verdict,
+} from './compare-types';
 export { failureReason } from './failures';
 export { ReportError } from './errors';
 export type { ReportErrorCode } from './errors';

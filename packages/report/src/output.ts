@@ -19,15 +19,20 @@ export function renderJson(data: ReportData): string {
   return `${JSON.stringify(data, null, 2)}\n`;
 }
 
+/** `a, B,,c` → `['a', 'b', 'c']`: the lower-cased, trimmed, non-empty names of a comma list flag. */
+export function commaNames(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '');
+}
+
 /**
  * Parses a `--format` value such as `md,json,html` (case-insensitive, `markdown` accepted for `md`).
  * Unknown names throw REPORT_UNKNOWN_FORMAT; duplicates are dropped; an empty list means all formats.
  */
 export function parseReportFormats(value: string): ReportFormat[] {
-  const names = value
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter((s) => s !== '');
+  const names = commaNames(value);
   if (names.length === 0) return [...REPORT_FORMATS];
   const out: ReportFormat[] = [];
   for (const name of names) {

@@ -13,7 +13,8 @@ export function formatP(p: number): string {
   return p.toPrecision(2);
 }
 
-function pValueText(p: number): string {
+/** `p=0.0039`, `p<0.001`. */
+export function pValueText(p: number): string {
   const text = formatP(p);
   return text.startsWith('<') ? `p${text}` : `p=${text}`;
 }

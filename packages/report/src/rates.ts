@@ -13,6 +13,12 @@ export function rowOutcome(row: ResultRow): RowOutcome {
   return status;
 }
 
+/** What one row cost: `cost_usd`, else the provider-reported `usage.cost_usd`; null when neither is a number. */
+export function rowCost(row: ResultRow): number | null {
+  const cost = row.cost_usd ?? row.usage?.cost_usd ?? null;
+  return typeof cost === 'number' && Number.isFinite(cost) ? cost : null;
+}
+
 /** Counts, rate and 95 % Wilson interval over some rows. */
 export function rateCell(rows: readonly ResultRow[]): RateCell {
   const cell: RateCell = {

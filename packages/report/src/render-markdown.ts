@@ -24,7 +24,8 @@ function mdCell(text: string): string {
   return mdText(text).replace(/\|/g, '\\|');
 }
 
-function table(header: readonly string[], align: readonly ('l' | 'r')[], rows: readonly (readonly string[])[]): string {
+/** A Markdown table; every cell goes through `mdCell` (one line, escaped). */
+export function table(header: readonly string[], align: readonly ('l' | 'r')[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]): string => `| ${cells.map(mdCell).join(' | ')} |`;
   const rule = `|${align.map((a) => (a === 'r' ? '---:' : '---')).join('|')}|`;
   return [line(header), rule, ...rows.map(line)].join('\n');

@@ -43,3 +43,23 @@ function logAdd(a: number, b: number): number {
   const hi = Math.max(a, b);
   return hi + Math.log(Math.exp(a - hi) + Math.exp(b - hi));
 }
+
+/**
+ * Holm's step-down adjustment of p-values for testing several hypotheses at once (here: one per category),
+ * keeping the chance of any false "worse" at α. The i-th smallest p becomes max over j ≤ i of (m − j + 1)·p_(j),
+ * capped at 1. Returns the adjusted values in the input order.
+ */
+export function holmAdjust(pValues: readonly number[]): number[] {
+  for (const [i, p] of pValues.entries()) {
+    if (!(p >= 0 && p <= 1)) throw new ReportError('REPORT_INVALID_ARGUMENT', `p-value ${i} must be in 0..1, got ${String(p)}`, { details: { index: i, p } });
+  }
+  const m = pValues.length;
+  const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p || a.i - b.i);
+  const out = new Array<number>(m);
+  let running = 0;
+  order.forEach(({ p, i }, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p));
+    out[i] = running;
+  });
+  return out;
+}

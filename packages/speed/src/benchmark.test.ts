@@ -47,6 +47,10 @@ describe('runSpeedBenchmark', () => {
     expect(report.formulas.decode_tps).toMatch(/N_out − N_first/);
     expect(report.ok).toBe(true);
     expect(report.summary.decode_tps).toBeGreaterThan(0);
+    // The measured rounds behind the medians (warm-ups left out), each named by its prompt: compare's noise.
+    const rounds = report.summary.rounds ?? [];
+    expect(rounds.map((r) => r.prompt)).toEqual(report.tests.flatMap((t) => t.runs.map(() => t.name)));
+    expect(rounds.map((r) => r.decode_tps)).toEqual(report.tests.flatMap((t) => t.runs.map((r) => (r.ok ? r.decode_tps : null))));
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });
 

@@ -360,6 +360,9 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
       decode_tps: median(okSingle.map((r) => r.decode_tps)),
       prefill_tps: median(okSingle.map((r) => r.prefill_tps)),
       plausibility: { confidence: plausibility.confidence, reasons: plausibility.reasons },
+      rounds: tests.flatMap((t) =>
+        okRuns(t.runs).map((r) => ({ prompt: t.name, ttft_s: r.ttft_s, decode_tps: r.decode_tps, prefill_tps: r.prefill_tps })),
+      ),
     },
     failures,
     wrong_model: wrongModel,

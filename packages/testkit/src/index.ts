@@ -3,3 +3,4 @@ export { speedAnswer, strongAnswer, judgeAnswer, stubbornAnswer, startFixtureSim
 export { fakeSleep, steppingDate } from './time';
 export { memoryIO } from './io';
 export type { MemoryIO } from './io';
+export { speedReportOf } from './speed';

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ReportData } from '@crucibleforge/report';
+import type { Comparison, ReportData } from '@crucibleforge/report';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
 import { memoryIO } from '@crucibleforge/testkit';
@@ -69,6 +69,29 @@ describe('crucibleforge demo', () => {
     expect(byCategory('tooluse').length).toBeGreaterThan(0);
     expect(byCategory('injection')[0]?.reason).toMatch(/forbidden/);
     expect(byCategory('prose').every((f) => f.detail.judge?.verdict === 'incorrect')).toBe(true);
+
+    // compare: sim-faulty against sim-strong is worse (its failures are the flipped cases), exit 1; the other
+    // way round it is better, exit 0; the run against itself shows no detectable change.
+    const results = join(outDir, 'results');
+    const compare = async (baseline: string, candidate: string, ...extra: string[]) => {
+      const io = memoryIO({ cwd: dir });
+      const exit = await main(['compare', `${runId}:${baseline}`, `${runId}:${candidate}`, '--results', results, '--json', ...extra], io.io);
+      return { exit, c: JSON.parse(io.stdout()) as Comparison, err: io.stderr() };
+    };
+    const worse = await compare('sim-strong', 'sim-faulty', '--gate', 'ability');
+    expect(worse.exit).toBe(1);
+    expect(worse.c.ability.overall).toMatchObject({ cases: strong!.overall.graded, verdict: 'worse', improvements: 0, regressions: failed.length });
+    expect(worse.c.ability.flipped.map((f) => f.case_id).sort()).toEqual(failed.map((f) => f.case_id).sort());
+    expect(worse.c.speed.available).toBe(true);
+    expect(worse.c.speed.metrics.find((m) => m.metric === 'decode_tps')!.ratio).toBeLessThan(1); // sim-faulty decodes slower
+    const better = await compare('sim-faulty', 'sim-strong');
+    expect(better.exit).toBe(0);
+    expect(better.c.ability.overall.verdict).toBe('better');
+    const same = await compare('sim-strong', 'sim-strong');
+    expect(same.exit).toBe(0);
+    expect(same.c.ability.overall).toMatchObject({ verdict: 'no-change', regressions: 0, improvements: 0 });
+    expect(same.c.speed.metrics.map((m) => m.verdict)).toEqual(['no-change', 'no-change', 'no-change']);
+    expect(same.c.gate.failed).toBe(false);
 
     const html = readFileSync(join(outDir, 'report.html'), 'utf8');
     expect(html).toMatch(/^<!doctype html>/i);

@@ -13,6 +13,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   all: { summary: 'run, judge and report in one go', load: async () => (await import('./all')).command },
   'bench-llm': { summary: 'the five-minute first read: speed, five ability tests, three agent-fitness checks (bench-llm classic)', load: async () => (await import('./bench-llm')).command },
   cases: { summary: 'list the cases, or verify that every case proves itself (references run, answers re-derived)', load: async () => (await import('./cases')).command },
+  compare: { summary: 'compare two runs (or two models of one run) with exact tests and gate a change: exit 1 when worse', load: async () => (await import('./compare')).command },
   config: { summary: 'show and check models.yaml, or write a commented example (--init)', load: async () => (await import('./config')).command },
   demo: { summary: 'the main job end to end on a simulated endpoint: speed, the standard profile, judging, reports', load: async () => (await import('./demo')).command },
   gui: { summary: 'serve the web GUI on 127.0.0.1:8777 (models, new run, live log, results, any case)', load: async () => (await import('./gui')).command },

@@ -7,13 +7,14 @@ import { renderLive } from './pages/live.js';
 import { renderRuns } from './pages/runs.js';
 import { renderResults } from './pages/results.js';
 import { renderCase } from './pages/case.js';
+import { renderCompare } from './pages/compare.js';
 
 const view = document.getElementById('view');
 const jobbar = document.getElementById('jobbar');
 let cleanup = null;
 let state = null;
 
-/** Routes: #/models, #/new, #/live[/ID], #/runs, #/runs/ID, #/runs/ID/case?model=&case=&seed= */
+/** Routes: #/models, #/new, #/live[/ID], #/runs, #/runs/ID, #/runs/ID/case?model=&case=&seed=, #/compare?baseline=&candidate=… */
 function parseRoute() {
   const raw = location.hash.replace(/^#/, '') || '/runs';
   const [path, query = ''] = raw.split('?');
@@ -85,6 +86,7 @@ async function route() {
     if (parts[0] === 'models') result = await renderModels(view, app);
     else if (parts[0] === 'new') result = await renderNewRun(view, app);
     else if (parts[0] === 'live') result = await renderLive(view, app, parts[1] ?? null);
+    else if (parts[0] === 'compare') result = await renderCompare(view, app, query);
     else if (parts[0] === 'runs' && parts[1] && parts[2] === 'case') result = await renderCase(view, app, parts[1], query);
     else if (parts[0] === 'runs' && parts[1]) result = await renderResults(view, app, parts[1], query);
     else result = await renderRuns(view, app);

@@ -91,7 +91,9 @@ export async function renderResults(view, app, runId, query) {
         h('h1', null, 'Results'),
         h('p', { class: 'sub' }, `${run.profile} · seed ${run.seed} · ${run.cases} cases × ${run.models.length} models · ${run.rows}/${run.total} done · ${when(run.created_at)}`,
           run.judge ? ` · judge ${run.judge.model}` : '')),
-      live ? h('a', { class: 'button primary', href: href('live', run.run_id) }, 'Watch live') : null),
+      h('div', { class: 'actions' },
+        run.models.length > 1 ? h('a', { class: 'button', id: 'compare-models', href: `#/compare?${new URLSearchParams({ baseline: run.run_id, candidate: run.run_id })}` }, 'Compare models') : null,
+        live ? h('a', { class: 'button primary', href: href('live', run.run_id) }, 'Watch live') : null)),
   );
   if (live) add(view, notice('info', 'This run is still going; the numbers below are what has finished so far.'));
   for (const s of run.stopped) add(view, notice('warn', `${s.model} stopped (${s.reason}): ${s.message}`));

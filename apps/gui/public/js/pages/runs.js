@@ -15,15 +15,37 @@ export async function renderRuns(view, app) {
     return;
   }
   const state = (r) => (r.live === 'running' || r.live === 'stopping' ? r.live : r.complete ? 'complete' : 'incomplete');
+  // Tick two runs to compare them: the older is the baseline, the newer the candidate.
+  const picked = new Set();
+  const compare = h('button', { type: 'button', id: 'compare-selected', disabled: true, title: 'tick two runs' }, 'Compare selected');
+  compare.addEventListener('click', () => {
+    const [base, cand] = data.runs.filter((r) => picked.has(r.run_id)).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.run_id.localeCompare(b.run_id));
+    app.go(`#/compare?${new URLSearchParams({ baseline: base.run_id, candidate: cand.run_id })}`);
+  });
+  const pick = (r) =>
+    h('input', {
+      type: 'checkbox',
+      name: 'pick',
+      value: r.run_id,
+      'aria-label': `compare ${r.run_id}`,
+      onclick: (ev) => ev.stopPropagation(),
+      onchange: (ev) => {
+        if (ev.target.checked) picked.add(r.run_id);
+        else picked.delete(r.run_id);
+        compare.disabled = picked.size !== 2;
+      },
+    });
+  view.firstElementChild.lastElementChild.before(compare);
   add(view,
     h('section', { class: 'panel flush' },
       h('div', { class: 'table-wrap' },
         h('table', { id: 'runs-table' },
-          h('thead', null, h('tr', null, ['Run', 'Started', 'Profile', 'Models', 'Progress', 'Passed', 'Status'].map((t) => h('th', null, t)))),
+          h('thead', null, h('tr', null, h('th', null, ''), ['Run', 'Started', 'Profile', 'Models', 'Progress', 'Passed', 'Status'].map((t) => h('th', null, t)))),
           h('tbody', null,
             data.runs.map((r) => {
               const target = r.live === 'running' || r.live === 'stopping' ? href('live', r.run_id) : href('runs', r.run_id);
               return h('tr', { class: 'link', dataset: { run: r.run_id }, onclick: () => app.go(target) },
+                h('td', { class: 'pick' }, pick(r)),
                 h('td', null, h('a', { href: target, class: 'mono' }, r.run_id)),
                 h('td', null, when(r.created_at)),
                 h('td', null, r.profile),

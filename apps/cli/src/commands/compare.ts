@@ -1,0 +1,125 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { compareRuns, DEFAULT_GATE, parseGate, renderComparisonJson, renderComparisonMarkdown, renderComparisonText, type GateMetric } from '@crucibleforge/report';
+import { parseCommandArgs } from '../args';
+import { loadSide, parseSideSpec } from '../compare-sides';
+import { EXIT, UsageError, type CommandModule } from '../io';
+import { resultsDirOf, withRunnerErrors } from '../runner-context';
+
+const usage = `Usage: crucibleforge compare <baseline> <candidate> [--gate LIST] [--max-drop-pp N] [--max-slowdown P%] [--json] [--markdown FILE]
+
+Did the change make it worse? Each side is RUN_ID[:model] (RUN_ID may be "latest"): two models of one run,
+or the same model across two runs. Over the cases both sides graded at the same revision and seed: an exact
+McNemar test overall and per category (Holm-adjusted) with the cases that flipped, pass → fail first. Speed
+(decode, prefill, TTFT from the runs' speed.json): a change counts only when it exceeds the spread of both
+speed runs' repeated rounds. Cost and output tokens per case with an exact sign test.
+
+Exit 0: nothing gated is worse beyond noise and its threshold. Exit 1: something gated is. Exit 2: usage
+errors — an unknown run or model, sides that share no graded case at the same revision and seed (the
+reason is printed), or a metric named in --gate that cannot be measured (no speed data, not priced).
+
+  --gate LIST              what fails the job: ability, decode, prefill, ttft, cost, tokens, speed (= the three
+                           speed metrics), all, none (default ${DEFAULT_GATE.join(',')}; speed is skipped with a
+                           note when a run has no speed data)
+  --max-drop-pp N          pass-rate drop tolerated, percentage points (default 0)
+  --max-slowdown P%        decode/prefill T/s drop or TTFT rise tolerated (default 0%)
+  --max-cost-increase P%   cost per case rise tolerated (default 0%)
+  --max-token-increase P%  output tokens per case rise tolerated (default 0%)
+  --alpha A                significance level of the exact tests (default 0.05)
+  --json                   print the comparison as JSON on stdout (instead of the summary)
+  --markdown FILE          also write a Markdown block for a pull-request comment ("-": print it instead)
+  --results DIR            results directory (default $CRUCIBLEFORGE_RESULTS or ./results)
+  --baseline-results DIR   where the baseline run lives, when not in --results (a stored baseline)
+`;
+
+const options = {
+  gate: { type: 'string' },
+  'max-drop-pp': { type: 'string' },
+  'max-slowdown': { type: 'string' },
+  'max-cost-increase': { type: 'string' },
+  'max-token-increase': { type: 'string' },
+  alpha: { type: 'string' },
+  json: { type: 'boolean' },
+  markdown: { type: 'string' },
+  results: { type: 'string' },
+  'baseline-results': { type: 'string' },
+} as const;
+
+/** `3`, `3pp` → 3 (percentage points). */
+function pointsFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.trim().replace(/\s*pp$/i, ''));
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be percentage points ≥ 0 (e.g. 3), got "${value}"`);
+  return n;
+}
+
+/** `10%` or `10` → 0.1. */
+function percentFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.trim().replace(/\s*%$/, ''));
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a percentage ≥ 0 (e.g. 10%), got "${value}"`);
+  return n / 100;
+}
+
+function alphaFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(n > 0 && n < 1)) throw new UsageError(`--alpha must be a number between 0 and 1 (e.g. 0.05), got "${value}"`);
+  return n;
+}
+
+function gateFlag(value: string | undefined): GateMetric[] | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseGate(value);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+export const command: CommandModule = {
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, options);
+    if (positionals.length !== 2) throw new UsageError(`give a baseline and a candidate (RUN_ID[:model] each), got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
+    const baselineSpec = parseSideSpec(positionals[0]!, 'baseline');
+    const candidateSpec = parseSideSpec(positionals[1]!, 'candidate');
+    const gate = gateFlag(values.gate);
+    const thresholds = {
+      ...(values['max-drop-pp'] === undefined ? {} : { max_drop_pp: pointsFlag('max-drop-pp', values['max-drop-pp'])! }),
+      ...(values['max-slowdown'] === undefined ? {} : { max_slowdown: percentFlag('max-slowdown', values['max-slowdown'])! }),
+      ...(values['max-cost-increase'] === undefined ? {} : { max_cost_increase: percentFlag('max-cost-increase', values['max-cost-increase'])! }),
+      ...(values['max-token-increase'] === undefined ? {} : { max_token_increase: percentFlag('max-token-increase', values['max-token-increase'])! }),
+    };
+    const alpha = alphaFlag(values.alpha);
+    return withRunnerErrors(io, 'compare', async () => {
+      const resultsDir = resultsDirOf(io, values.results);
+      const baselineDir = values['baseline-results'] ? resolve(io.cwd, values['baseline-results']) : resultsDir;
+      const comparison = compareRuns({
+        baseline: await loadSide(baselineDir, baselineSpec, 'baseline'),
+        candidate: await loadSide(resultsDir, candidateSpec, 'candidate'),
+        ...(gate ? { gate } : {}),
+        thresholds,
+        ...(alpha === undefined ? {} : { alpha }),
+      });
+      const markdown = values.markdown;
+      if (values.json) io.stdout.write(renderComparisonJson(comparison));
+      else if (markdown === '-') io.stdout.write(renderComparisonMarkdown(comparison));
+      else io.stdout.write(renderComparisonText(comparison));
+      if (markdown !== undefined && markdown !== '-') {
+        const file = resolve(io.cwd, markdown);
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, renderComparisonMarkdown(comparison));
+        (values.json ? io.stderr : io.stdout).write(`wrote ${file}\n`);
+      }
+      const g = comparison.gate;
+      if (g.failed) return EXIT.failed;
+      if (gate && g.unmeasured.length > 0) {
+        const why = g.checks.filter((c) => !c.measured).map((c) => `${c.metric}: ${c.reason.replace(/^not checked: /, '')}`);
+        io.stderr.write(`crucibleforge compare: --gate names what cannot be measured here (${why.join('; ')}); drop it from --gate or measure it\n`);
+        return EXIT.usage;
+      }
+      return EXIT.ok;
+    });
+  },
+};
