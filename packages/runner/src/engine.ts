@@ -2,6 +2,7 @@ import { makeRedactor, redactDeep } from '@crucibleforge/core';
 import { BudgetLedger } from './cost';
 import type { CaseDriver } from './driver';
 import { EventChannel, type ModelOutcome, type RunEvent, type RunSummary } from './events';
+import { RunGate } from './gate';
 import { runModel } from './model-run';
 import { planApiKey, type PlannedModel, type RunPlan } from './plan';
 import { loadRun, missingKeys, RunLog, writeManifest } from './storage';
@@ -124,7 +125,7 @@ export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld
       const speed = plan.speed && plan.speed.models.length > 0
         ? { step: { runId: plan.runId, resultsDir: plan.resultsDir, settings: plan.speed.settings, world, ledger, emit, redact }, models: plan.speed.models }
         : null;
-      const shared = { runId: plan.runId, driver, world, log: redactedLog, ledger, emit, onRow, runSignal: controller.signal, ladder: options.ladder ?? 'reasoning-off', speed };
+      const shared = { runId: plan.runId, driver, world, log: redactedLog, ledger, emit, onRow, runSignal: controller.signal, ladder: options.ladder ?? 'reasoning-off', speed, gate: new RunGate() };
       const outcomes = (
         await Promise.all(
           byProvider(plan.models).map(async (group) => {
