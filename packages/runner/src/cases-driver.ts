@@ -1,52 +1,13 @@
-import type { Category, ChatMessage } from '@crucibleforge/core';
-import {
-  applyProfile,
-  DEFAULT_MAX_TURNS,
-  findProfile,
-  grade,
-  initialMessages,
-  loadCaseSet,
-  materializeCase,
-  nextMessages,
-  referenceText,
-  type CaseDef,
-  type LoadedCase,
-  type MaterializedCase as ConcreteMaterialized,
-  type Profile,
-} from '@crucibleforge/cases';
-import type { CaseDriver, MaterializedCase, PlannedCase } from './driver';
+import { applyProfile, caseRequest, findProfile, grade, loadCaseSet, materializeCase, nextMessages, planCase, type MaterializedCase } from '@crucibleforge/cases';
+import type { CaseDriver } from './driver';
 import { RunnerError } from './errors';
-
-/** Everything sent before the first reply, in characters (a haystack counts at ~4 characters per token). */
-function promptChars(def: CaseDef): number {
-  const text = [def.system ?? '', def.prompt ?? '', ...(def.turns ?? []), def.tools ? JSON.stringify(def.tools) : ''].join('\n');
-  return text.length + (def.haystack ? def.haystack.tokens * 4 : 0);
-}
-
-function planned(c: LoadedCase, profile: Profile): PlannedCase {
-  const def = c.def;
-  const maxTokens = profile.max_tokens?.[def.category] ?? def.max_tokens;
-  return {
-    id: def.id,
-    revision: c.revision,
-    category: def.category,
-    difficulty: def.difficulty,
-    title: def.title,
-    seeded: c.seeded,
-    min_context: def.min_context ?? (def.haystack ? def.haystack.tokens + maxTokens : null),
-    max_tokens: maxTokens,
-    prompt_chars: promptChars(def),
-    turns: def.tool_script ? (def.tool_script.max_turns ?? DEFAULT_MAX_TURNS) : (def.turns?.length ?? 1),
-    grader: def.grader.type,
-    needs_sandbox: def.grader.type === 'code' || def.derive !== undefined,
-  };
-}
 
 /**
  * The default case driver: @crucibleforge/cases over a cases directory (its `profiles/` folder included).
- * Materialises each case for the run's seed, answers tool scripts with scripted results, grades in the sandbox.
+ * Materialises each case for the run's seed (with the profile's reply budget), answers tool scripts with
+ * scripted results, grades in the sandbox.
  */
-export function createCasesDriver(options: { casesDir: string }): CaseDriver {
+export function createCasesDriver(options: { casesDir: string }): CaseDriver<MaterializedCase> {
   const dir = options.casesDir;
   let loaded: ReturnType<typeof loadCaseSet> | null = null;
   const load = () => (loaded ??= loadCaseSet(dir));
@@ -56,46 +17,22 @@ export function createCasesDriver(options: { casesDir: string }): CaseDriver {
     return found;
   };
   return {
-    async plan({ profile, categories }: { profile: string; categories: Category[] | null }) {
+    async plan({ profile, categories }) {
       const { cases, profiles } = await load();
       const chosen = findProfile(profiles, profile);
       return applyProfile(chosen, cases)
         .filter((c) => !categories || categories.includes(c.def.category))
-        .map((c) => planned(c, chosen));
+        .map((c) => planCase(c, chosen));
     },
-    async materialize(p, seed, world): Promise<MaterializedCase> {
+    async materialize(p, seed, world) {
       const c = await byId(p.id);
-      const concrete = await materializeCase(c.def, seed, c.def.derive ? { sandbox: await world.sandbox() } : {});
-      concrete.max_tokens = p.max_tokens;
-      const question = [concrete.system ?? '', ...concrete.turns].filter(Boolean).join('\n\n');
-      return {
-        messages: initialMessages(concrete),
-        ...(concrete.tools.length > 0 ? { tools: concrete.tools } : {}),
-        temperature: concrete.temperature,
-        ...(concrete.grader.type === 'judge'
-          ? {
-              judge_input: {
-                question,
-                reference: referenceText(concrete) ?? '',
-                ...(concrete.reference.facts?.length ? { facts: concrete.reference.facts } : {}),
-                ...(concrete.grader.focus ? { focus: concrete.grader.focus } : {}),
-              },
-            }
-          : {}),
-        state: concrete,
-      };
+      return materializeCase(c.def, seed, { maxTokens: p.max_tokens, ...(c.def.derive ? { sandbox: await world.sandbox() } : {}) });
     },
-    next(m, transcript: ChatMessage[]) {
-      return nextMessages(m.state as ConcreteMaterialized, transcript);
-    },
+    request: caseRequest,
+    next: nextMessages,
     async grade(m, final, world) {
-      const concrete = m.state as ConcreteMaterialized;
-      const sandbox = concrete.grader.type === 'code' ? await world.sandbox() : undefined;
-      return grade(
-        concrete,
-        { content: final.content, tool_calls: final.tool_calls, finish_reason: final.finish_reason, transcript: final.transcript },
-        sandbox ? { sandbox } : {},
-      );
+      const sandbox = m.grader.type === 'code' ? await world.sandbox() : undefined;
+      return grade(m, final, sandbox ? { sandbox } : {});
     },
   };
 }

@@ -22,7 +22,7 @@ export { summarizeRun } from './engine';
 export { EventChannel } from './events';
 export type { RunEvent, RunProgress, RunSummary } from './events';
 export type { CostEstimate } from './cost';
-export type { CaseDriver, PlannedCase } from './driver';
+export type { CaseDriver } from './driver';
 export type { RunWorld } from './world';
 export { judgeRun } from './judge-run';
 export type { JudgeRunOptions, JudgeSummary, JudgeEvent } from './judge-run';

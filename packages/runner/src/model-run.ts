@@ -108,7 +108,7 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
       await stop(controller.signal.aborted ? 'stopped' : check.wrongModel ? 'wrong-model' : 'preflight-failed', check.message);
       return outcome;
     }
-    if (contextLength === null && planned.todo.some((t) => t.planned.min_context !== null)) {
+    if (contextLength === null && planned.todo.some((t) => t.planned.long_context)) {
       notice('context length unknown (set context_length in models.yaml); long-context cases run anyway');
     }
     const speed = shared.speed;

@@ -1,3 +1,4 @@
+import type { JudgeInput } from '@crucibleforge/cases';
 import type { Category, GradeOutcome, JudgeRecord, ResultRow, RowKey, RunManifest } from '@crucibleforge/core';
 
 /** Why a model stopped before finishing its cases. */
@@ -19,7 +20,7 @@ export interface RunRow extends ResultRow {
   /** The error text when `error_class` is set. */
   error_message?: string;
   /** For judged cases: what the judge needs, frozen at generation time. */
-  judge_input?: { question: string; reference: string; facts?: string[]; focus?: string };
+  judge_input?: JudgeInput;
   /** Reasoning-overflow details (the first attempt that ran out of budget). */
   recovery?: {
     mode: 'reasoning-off' | 'continue' | null;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyProfile, findProfile, loadCases, loadProfiles, materializeCase } from '@crucibleforge/cases';
+import { applyProfile, findProfile, loadCaseSet, materializeCase } from '@crucibleforge/cases';
 import { createDemoModels, type PlannedFault } from '@crucibleforge/demo';
 import { detectSandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
@@ -24,10 +24,8 @@ const fault = (case_id: string, kind: PlannedFault['kind']): PlannedFault => ({ 
 
 beforeAll(async () => {
   sandboxArgs = (await detectSandbox()).available ? [] : ['--allow-unsandboxed'];
-  const loaded = await loadCases(CASES);
-  const profiles = await loadProfiles(CASES);
-  if (!loaded.ok || !profiles.ok) throw new Error('the case set does not load');
-  const quick = applyProfile(findProfile(profiles.profiles, 'quick'), loaded.cases);
+  const set = await loadCaseSet(CASES);
+  const quick = applyProfile(findProfile(set.profiles, 'quick'), set.cases);
   const cases = await Promise.all(quick.map((c) => materializeCase(c.def, 1)));
   quickCases = cases;
   const strong = await createDemoModels({ cases, faults: [] });

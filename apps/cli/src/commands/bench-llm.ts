@@ -1,7 +1,8 @@
 import { dirname, join, resolve } from 'node:path';
 import { CrucibleError, makeRedactor, redactDeep, type GradeStatus } from '@crucibleforge/core';
 import { benchResults, type BenchResults } from '@crucibleforge/report';
-import { createRun, defaultDriver, readRunSpeed, type CaseDriver, type PlannedCase, type RunEvent, type RunRow } from '@crucibleforge/runner';
+import type { PlannedCase } from '@crucibleforge/cases';
+import { createRun, defaultDriver, readRunSpeed, type CaseDriver, type RunEvent, type RunRow } from '@crucibleforge/runner';
 import { createSandbox, sandboxError, type Sandbox } from '@crucibleforge/sandbox';
 import { readGgufInfo, runSpeedBenchmark, type GgufInfo, type SpeedReport, type SpeedSettings } from '@crucibleforge/speed';
 import { PROVIDER_KINDS, probeEndpoint, type ModelInfo, type ProviderKind } from '@crucibleforge/timing';
