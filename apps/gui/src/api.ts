@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listRuns, readBoardSources, type RunnerConfig, type RunnerConfigData } from '@crucibleforge/runner';
+import { buildBoard, listRuns, modelsView, type RunnerConfig, type RunnerConfigData } from '@crucibleforge/runner';
 import { categoryList, type CaseCatalog } from './catalog';
 import { compareView } from './compare';
 import { HttpError, readJson, SECURITY_HEADERS, sendJson, type Scrub } from './http';
-import { modelsView, type ProviderProbe } from './models';
+import type { ProviderProbe } from './models';
 import { checkRunId } from './paths';
 import { parseRunRequest } from './request';
 import { findRow, readRun, runResults } from './results';
@@ -108,8 +108,8 @@ const routes: Route[] = [
     handler: async (ctx, _req, res, [id], _q, scrub) => {
       const run = await readRun(ctx.resultsDir, id!);
       const live = ctx.runs.get(id!);
-      const sources = await readBoardSources(ctx.resultsDir, [id!]);
-      sendJson(res, 200, { ...runResults(run, sources, ctx.now().toISOString(), ctx.toolVersion), live: live ? liveView(live) : null }, scrub);
+      const board = await buildBoard(ctx.resultsDir, [id!], { generatedAt: ctx.now().toISOString(), toolVersion: ctx.toolVersion, maxDetailChars: 300 });
+      sendJson(res, 200, { ...runResults(run, board), live: live ? liveView(live) : null }, scrub);
     },
   },
   {

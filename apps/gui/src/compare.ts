@@ -1,5 +1,5 @@
 import { compareRuns, parseGate, type CompareThresholds, type Comparison } from '@crucibleforge/report';
-import { loadRunSide, type RunSide } from '@crucibleforge/runner';
+import { loadRunSide } from '@crucibleforge/runner';
 import { HttpError } from './http';
 import { checkRunId } from './paths';
 
@@ -12,7 +12,7 @@ function queryNumber(query: URLSearchParams, name: string): number | undefined {
   return n;
 }
 
-async function side(resultsDir: string, query: URLSearchParams, name: 'baseline' | 'candidate'): Promise<RunSide> {
+async function side(resultsDir: string, query: URLSearchParams, name: 'baseline' | 'candidate'): ReturnType<typeof loadRunSide> {
   const run = query.get(name);
   if (!run) throw new HttpError(400, `query parameter ${name} (a run id) is required`);
   return loadRunSide(resultsDir, checkRunId(run), query.get(`${name}_model`) || null);

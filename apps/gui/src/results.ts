@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { buildReport, type ReportData } from '@crucibleforge/report';
-import { loadRun, type BoardSources, type LoadedRun, type RunRow } from '@crucibleforge/runner';
+import type { ReportData } from '@crucibleforge/report';
+import { loadRun, type LoadedRun, type RunRow } from '@crucibleforge/runner';
 import { HttpError } from './http';
 import { checkRunId, insideRoot } from './paths';
 
@@ -84,12 +84,10 @@ function rowSummary(row: RunRow): RowSummary {
 }
 
 /**
- * Everything the results page shows: the reporter's board from the run's board sources (rows, stored speed,
- * pairwise; the same the CLI's `report` builds from), plus the charts and the row list.
+ * Everything the results page shows: the run's board (the runner's buildBoard, as the CLI's `report` builds it),
+ * plus the charts and the row list.
  */
-export function runResults(run: LoadedRun, sources: BoardSources, generatedAt: string, toolVersion: string): RunResults {
-  const { runIds: _ids, ...board } = sources;
-  const report = buildReport({ ...board, generatedAt, toolVersion, maxDetailChars: 300 });
+export function runResults(run: LoadedRun, report: ReportData): RunResults {
   const categories: CategoryChart[] = report.categories.map((category) => ({
     category,
     bars: report.models.map((m) => {

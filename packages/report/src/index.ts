@@ -1,10 +1,12 @@
 export { buildReport } from './build';
 export { renderMarkdown, renderSummaryTable } from './render-markdown';
 export { renderHtml } from './render-html';
-export { renderSpeedReport, formatSpeedSummary } from './speed-text';
+export { renderSpeedReport, speedEventText, partialTimingsText } from './speed-text';
 export { renderPairwiseMarkdown } from './render-pairwise';
 export { benchResults, benchScores, benchParts } from './bench';
 export type { BenchResults, BenchScores, BenchPart } from './bench';
+export { benchHeader, benchSpeedSection, benchTestLines, benchScoreLine, benchSectionTitle, benchDotWidth, formatBytes, columns } from './bench-text';
+export type { Paint, BenchRow } from './bench-text';
 export { renderJson, renderReportFiles, parseReportFormats, REPORT_FORMATS } from './output';
 export type { ReportFile, ReportFormat } from './output';
 export { mcnemarExact, holmAdjust } from './stats';

@@ -1,5 +1,4 @@
-import type { SpeedSummary } from '@crucibleforge/core';
-import type { MetricStats, SpeedReport } from '@crucibleforge/speed';
+import type { MetricStats, RunFailed, SpeedEvent, SpeedReport } from '@crucibleforge/speed';
 
 type StatMetric = keyof SpeedReport['tests'][number]['stats'];
 
@@ -92,8 +91,27 @@ export function renderSpeedReport(report: SpeedReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** One line of a model's speed medians: `TTFT 0.043 s · decode 2414 T/s · prefill 1182 T/s · plausibility HIGH`. */
-export function formatSpeedSummary(s: SpeedSummary): string {
-  const f = (v: number | null, d: number) => (v === null ? '—' : v.toFixed(d));
-  return `TTFT ${f(s.ttft_s, 3)} s · decode ${f(s.decode_tps, 0)} T/s · prefill ${f(s.prefill_tps, 0)} T/s · plausibility ${s.plausibility?.confidence ?? '—'}`;
+
+/** One measured request of a running benchmark: `  warm-up short_50 #1: TTFT 0.043 s, decode 61.2 T/s, 212 tokens`. */
+export function speedEventText(p: SpeedEvent): string {
+  const r = p.run;
+  const what = `${p.phase === 'warmup' ? 'warm-up ' : ''}${p.label} #${r.index + 1}`;
+  if (!r.ok) return `  ${what}: ${r.error.code}: ${r.error.message}`;
+  const tps = r.decode_tps === null ? '—' : r.decode_tps.toFixed(1);
+  return `  ${what}: TTFT ${r.ttft_s?.toFixed(3) ?? '—'} s, decode ${tps} T/s, ${r.completion_tokens ?? '?'} tokens`;
+}
+
+/** What a failed request had measured before it failed: `partial timings: headers 0.012 s, TTFT 0.340 s, …`. */
+export function partialTimingsText(partial: NonNullable<RunFailed['partial']>): string {
+  const s = (label: string, v: number | null) => (v === null ? null : `${label} ${v.toFixed(3)} s`);
+  const parts = [
+    s('headers', partial.headers_s),
+    s('TTFB', partial.ttfb_s),
+    s('TTFT', partial.ttft_s),
+    s('last token', partial.last_token_s),
+    `${partial.token_events} token events`,
+    `${partial.content_chars + partial.reasoning_chars} characters`,
+    s('elapsed', partial.elapsed_s),
+  ].filter((x): x is string => x !== null);
+  return `partial timings: ${parts.join(', ')}`;
 }

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jsonObject, type PairwiseSummary, type SpeedSummary } from '@crucibleforge/core';
+import { buildReport, renderReportFiles, type BuildReportInput, type ReportData, type ReportFormat } from '@crucibleforge/report';
 import { RunnerError } from './errors';
 import type { PairwiseResult } from './pairwise';
 import { readRunSpeed } from './speed-store';
@@ -10,11 +11,8 @@ import type { RunManifestFile, RunRow } from './storage-types';
 /** Where `pairwise` writes its result (in the results dir by default, or an --out folder). */
 export const PAIRWISE_FILE = 'pairwise.json';
 
-/**
- * Everything a leaderboard is built from, read from stored runs: what the CLI's `report` and the GUI's run
- * page both pass to the reporter's `buildReport`, so one run gives one board.
- */
-export interface BoardSources {
+/** Everything a leaderboard is built from, read from stored runs. */
+interface BoardSources {
   runIds: string[];
   rows: RunRow[];
   manifests: RunManifestFile[];
@@ -52,7 +50,7 @@ export async function writePairwiseFile(dir: string, result: PairwiseResult): Pr
  * `pairwiseDirs`, the run's own folder (one run) or the results dir. Throws RUNNER_UNKNOWN_RUN when there is
  * no run; a broken speed.json throws RUNNER_STORAGE naming it.
  */
-export async function readBoardSources(resultsDir: string, runIds: string[] | null, options: { pairwiseDirs?: string[] } = {}): Promise<BoardSources> {
+async function readBoardSources(resultsDir: string, runIds: string[] | null, options: { pairwiseDirs?: string[] } = {}): Promise<BoardSources> {
   const ids = runIds ?? (await listRuns(resultsDir)).map((r) => r.run_id);
   if (ids.length === 0) throw new RunnerError('RUNNER_UNKNOWN_RUN', `no runs in ${resultsDir} yet (crucibleforge run …)`);
   const rows: RunRow[] = [];
@@ -71,4 +69,40 @@ export async function readBoardSources(resultsDir: string, runIds: string[] | nu
     if (pairwise) break;
   }
   return { runIds: ids, rows, manifests, speed: [...speed.values()], pairwise };
+}
+
+/** What a board needs besides the stored runs (see the reporter's BuildReportInput). */
+export type BoardOptions = Omit<BuildReportInput, 'rows' | 'manifests' | 'speed' | 'pairwise'> & {
+  /** Folders searched first for pairwise.json (the report's own output folder). */
+  pairwiseDirs?: string[];
+};
+
+/**
+ * The leaderboard of stored runs: their rows (the latest attempt per case), the speed each run measured and
+ * the pairwise result, assembled by the reporter. The one function the CLI's `report`/`all`/demo and the GUI's
+ * run page call, so one run gives one board everywhere. `runIds` null: every run in the results dir.
+ */
+export async function buildBoard(resultsDir: string, runIds: string[] | null, options: BoardOptions): Promise<ReportData> {
+  const { pairwiseDirs, ...rest } = options;
+  const { runIds: _ids, ...sources } = await readBoardSources(resultsDir, runIds, pairwiseDirs ? { pairwiseDirs } : {});
+  return buildReport({ ...sources, ...rest });
+}
+
+/** Writes the board of stored runs as report files (report.md, report.json, report.html) into `outDir`. */
+export async function writeBoard(
+  resultsDir: string,
+  runIds: string[] | null,
+  options: Omit<BoardOptions, 'pairwiseDirs'> & { formats: readonly ReportFormat[]; outDir: string },
+): Promise<{ data: ReportData; files: string[] }> {
+  const { formats, outDir, ...board } = options;
+  // pairwise.json is looked for in the report's own folder first
+  const data = await buildBoard(resultsDir, runIds, { ...board, pairwiseDirs: [outDir] });
+  await mkdir(outDir, { recursive: true });
+  const files: string[] = [];
+  for (const file of renderReportFiles(data, [...formats])) {
+    const path = join(outDir, file.fileName);
+    await writeFile(path, file.content);
+    files.push(path);
+  }
+  return { data, files };
 }

@@ -3,29 +3,29 @@ export { RunnerError, isRunnerError, RUNNER_ERRORS } from './errors';
 export type { RunnerErrorCode, ConfigIssue } from './errors';
 
 // models.yaml
-export { configSchema, LOCAL_KINDS } from './config-schema';
+export { configSchema } from './config-schema';
 export type { RunnerConfigData } from './config-schema';
-export { parseConfig, loadConfig, resolveConfigPath, resolveModel, selectModels, apiKeyFor, configuredSecrets } from './config';
-export type { RunnerConfig, ResolvedModel } from './config';
+export { parseConfig, loadConfig, resolveConfigPath, resolveModel, selectModels, apiKeyFor, configuredSecrets, endpointConfig } from './config';
+export type { RunnerConfig } from './config';
 export { exampleConfig } from './config-example';
 export { importOpenClaw } from './openclaw';
-export { probeProvider } from './providers';
-export type { ProviderStatus, ServedModel } from './providers';
+export { probeProvider, modelsView } from './providers';
+export type { ProviderStatus, ServedModel, ModelsView } from './providers';
 
 // Runs
 export { planRun } from './plan';
-export type { RunPlan } from './plan';
 export { createRun, defaultDriver, preflightModel } from './api';
 export type { CreateRunOptions } from './api';
 export type { RunHandle } from './engine';
 export { summarizeRun } from './engine';
 export { EventChannel } from './events';
 export type { RunEvent, RunProgress, RunSummary } from './events';
+export { eventText, summaryLines, estimateLines, formatDuration } from './events-text';
 export type { CostEstimate } from './cost';
 export type { CaseDriver } from './driver';
 export type { RunWorld } from './world';
 export { judgeRun } from './judge-run';
-export type { JudgeRunOptions, JudgeSummary, JudgeEvent } from './judge-run';
+export type { JudgeSummary, JudgeEvent } from './judge-run';
 export { recoverRun } from './recover';
 export { pairwiseRun } from './pairwise';
 export type { PairwiseOptions, PairwiseResult } from './pairwise';
@@ -36,7 +36,5 @@ export type { LoadedRun } from './storage';
 export type { RunRow } from './storage-types';
 export { readRunSpeed, writeRunSpeed } from './speed-store';
 export type { RunSpeed } from './speed-store';
-export { readBoardSources, writePairwiseFile } from './board';
+export { buildBoard, writeBoard, writePairwiseFile } from './board';
 export { loadRunSide } from './run-side';
-export type { RunSide } from './run-side';
-export type { BoardSources } from './board';

@@ -1,6 +1,7 @@
 import type { FetchLike } from '@crucibleforge/core';
 import { describe, expect, it } from 'vitest';
-import { probeProvider } from './providers';
+import { configSchema } from './config-schema';
+import { modelsView, probeProvider } from './providers';
 
 const now = () => new Date('2026-03-04T05:06:07.000Z');
 
@@ -47,5 +48,31 @@ describe('probeProvider', () => {
     });
     const down = await probeProvider('down', { kind: 'generic', base_url: 'http://down:9/v1' }, world());
     expect(down).toMatchObject({ status: 'down', reason: 'GET http://down:9/v1/models failed: fetch failed' });
+  });
+});
+
+describe('modelsView', () => {
+  it('puts the endpoint facts on configured and discovered models', async () => {
+    const config = configSchema.parse({
+      version: 1,
+      providers: {
+        lms: { kind: 'lmstudio', base_url: 'http://lms:1234/v1' },
+        ollama: { kind: 'ollama', base_url: 'http://ol:11434/v1', api_key_env: 'OL_KEY' },
+        locked: { kind: 'generic', base_url: 'http://locked:1/v1' },
+      },
+      models: {
+        qwen: { provider: 'lms', id: 'qwen3-8b' },
+        llama: { provider: 'ollama', id: 'llama3:8b' },
+        other: { provider: 'locked', id: 'x' },
+      },
+    });
+    const statuses = await Promise.all(Object.entries(config.providers).map(([name, p]) => probeProvider(name, p, world())));
+    const view = modelsView(config, statuses);
+    expect(view.configured.map((m) => [m.label, m.availability, m.local, m.quantization, m.size_bytes, m.parameter_size])).toEqual([
+      ['qwen', 'listed', true, 'Q4_K_M', null, null],
+      ['llama', 'listed', true, 'Q4_0', 4_920_000_000, '8.0B'],
+      ['other', 'unknown', false, null, null, null],
+    ]);
+    expect(view.discovered).toEqual([{ provider: 'lms', id: 'gemma-3-4b', size_bytes: null, quantization: 'Q8_0', parameter_size: null }]);
   });
 });

@@ -1,6 +1,7 @@
 import type { FetchLike } from '@crucibleforge/core';
 import { probeEndpoint, type ModelInfo } from '@crucibleforge/timing';
-import type { ProviderConfig } from './config-schema';
+import { resolveModel } from './config';
+import type { ProviderConfig, RunnerConfigData } from './config-schema';
 
 /** What an endpoint says about one model it serves, where it says it (LM Studio, Ollama, llama.cpp, /v1/models). */
 export interface ServedModel {
@@ -66,4 +67,65 @@ export async function probeProvider(
   });
   if (!listing.ok) return { ...base, status: 'down', reason: listing.reason, ids: [], served: [] };
   return { ...base, status: 'up', reason: null, ids: listing.ids, served: metadata.models.map(served) };
+}
+
+export interface ModelView {
+  label: string;
+  provider: string;
+  kind: string;
+  model_id: string;
+  enabled: boolean;
+  local: boolean;
+  reasoning: string;
+  context_length: number | null;
+  prices: { input: number; output: number; cached_input?: number | undefined; reasoning?: number | undefined } | null;
+  lease_devices: number[] | null;
+  /** listed: the endpoint lists this id; missing: it is up but does not; unknown: the endpoint is down. */
+  availability: 'listed' | 'missing' | 'unknown';
+  /** File size in bytes and quantization, as the endpoint reports them (null where it does not). */
+  size_bytes: number | null;
+  quantization: string | null;
+  parameter_size: string | null;
+}
+
+export interface ModelsView {
+  configured: ModelView[];
+  /** Ids the endpoints list that no configured model uses, with what the endpoint says about them. */
+  discovered: ({ provider: string; id: string } & ReturnType<typeof facts>)[];
+  providers: ProviderStatus[];
+  judge: string | null;
+}
+
+function facts(status: ProviderStatus | undefined, id: string): Pick<ServedModel, 'size_bytes' | 'quantization' | 'parameter_size'> {
+  const found = status?.served.find((s) => s.id === id);
+  return { size_bytes: found?.size_bytes ?? null, quantization: found?.quantization ?? null, parameter_size: found?.parameter_size ?? null };
+}
+
+/** Configured models (never a key), what each endpoint lists, and the ids nobody configured yet. */
+export function modelsView(config: RunnerConfigData, providers: ProviderStatus[]): ModelsView {
+  const byName = new Map(providers.map((p) => [p.name, p]));
+  const configured: ModelView[] = Object.entries(config.models).map(([label, m]) => {
+    const provider = config.providers[m.provider];
+    const status = byName.get(m.provider);
+    const prices = m.prices ?? provider?.prices ?? null;
+    return {
+      label,
+      provider: m.provider,
+      kind: provider?.kind ?? 'unknown',
+      model_id: m.id,
+      enabled: m.enabled,
+      local: provider ? resolveModel(config, label).local : false,
+      reasoning: m.reasoning,
+      context_length: m.context_length ?? null,
+      prices: prices ? { ...prices } : null,
+      lease_devices: m.lease ? (m.lease.devices ?? [0]) : null,
+      availability: !status || status.status === 'down' ? 'unknown' : status.ids.includes(m.id) ? 'listed' : 'missing',
+      ...facts(status, m.id),
+    };
+  });
+  const used = new Set(Object.values(config.models).map((m) => `${m.provider}\u0000${m.id}`));
+  const discovered = providers.flatMap((p) =>
+    p.ids.filter((id) => !used.has(`${p.name}\u0000${id}`)).map((id) => ({ provider: p.name, id, ...facts(p, id) })),
+  );
+  return { configured, discovered, providers, judge: config.judge?.model ?? null };
 }

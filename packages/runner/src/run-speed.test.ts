@@ -5,7 +5,7 @@ import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint'
 import { fakeSleep, speedAnswer, steppingDate } from '@crucibleforge/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun } from './api';
-import { readBoardSources } from './board';
+import { buildBoard } from './board';
 import { parseConfig } from './config';
 import type { RunEvent } from './events';
 import { readRunSpeed } from './speed-store';
@@ -65,7 +65,11 @@ describe('speed in a run', () => {
       ['model-a', 'a', [2]],
       ['model-b', 'b', [2]],
     ]);
-    expect((await readBoardSources(resultsDir, [handle.runId])).speed.map((s) => s.model).sort()).toEqual(['model-a', 'model-b']);
+    const board = await buildBoard(resultsDir, [handle.runId], { generatedAt: '2026-01-01T00:00:00.000Z', toolVersion: 't' });
+    expect(board.models.map((m) => [m.model, m.speed?.source])).toEqual([
+      ['model-a', 'speed-run'],
+      ['model-b', 'speed-run'],
+    ]);
 
     // a run stopped right after its speed measurement continues without measuring again
     const second = await createRun({ ...base, models: ['model-a'], seed: 2, speed: true, world });

@@ -20,3 +20,4 @@ export type {
   SandboxRunRequest,
   SandboxStatus,
 } from './types';
+export { describeResult } from './text';

@@ -1,28 +1,31 @@
 /**
- * The embedded demo: the main job (speed, the standard profile, judging, reports) against the sim endpoint
- * with two clearly labelled simulated models and a simulated judge. No model server needed.
+ * The demo job: the main job (speed, the standard profile, judging, reports) through the runner against the sim
+ * endpoint with two clearly labelled simulated models and a simulated judge. No model server needed.
  */
 import { join } from 'node:path';
 import { applyProfile, findProfile, loadCaseSet, materializeCase } from '@crucibleforge/cases';
-import { createDemoModels, type DemoModels, type DemoPace } from '@crucibleforge/demo';
-import { configSchema, createRun, judgeRun, loadRun, summarizeRun, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
+import { renderSummaryTable } from '@crucibleforge/report';
+import { configSchema, createRun, eventText, formatDuration, judgeRun, loadRun, summarizeRun, summaryLines, writeBoard, type RunEvent, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
 import type { Sandbox } from '@crucibleforge/sandbox';
-import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
-import type { CliIO } from './io';
-import { VERSION } from './main';
-import { formatDuration } from './runner-context';
-import { writeReport } from './runner-report';
-import { judgeEventLine, renderRun, summaryLines } from './runner-render';
+import { startSimEndpoint } from '@crucibleforge/sim-endpoint';
+import { createDemoModels } from './models';
+import type { DemoModels, DemoPace } from './types';
 
 export const DEMO_PROFILE = 'standard';
 export const DEMO_SEED = 1;
 
 export interface DemoOptions {
+  /** Where the reports go; the run's rows go to `<outDir>/results`. */
   outDir: string;
   casesDir: string;
   pace: DemoPace;
   sandbox: Sandbox;
-  io: CliIO;
+  toolVersion: string;
+  /** Each line of the demo's narration. */
+  say: (line: string) => void;
+  /** Shows the run's events as they come (the CLI's terminal renderer); resolves when they end. */
+  follow: (events: AsyncIterable<RunEvent>) => Promise<void>;
+  signal?: AbortSignal;
 }
 
 export interface DemoOutcome {
@@ -69,9 +72,9 @@ async function checkFaults(resultsDir: string, runId: string, demo: DemoModels):
   });
 }
 
+/** Runs the demo: narrates through `say`, shows the run through `follow`, writes the reports into `outDir`. */
 export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
-  const { io } = o;
-  const say = (text = '') => io.stdout.write(`${text}\n`);
+  const say = (text = '') => o.say(text);
   const started = performance.now();
   const set = await loadCaseSet(o.casesDir);
   const chosen = applyProfile(findProfile(set.profiles, DEMO_PROFILE), set.cases);
@@ -100,18 +103,18 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
       resultsDir,
       casesDir: o.casesDir,
       autoResume: false,
-      toolVersion: VERSION,
+      toolVersion: o.toolVersion,
       speed: true,
       world: { sandbox: o.sandbox },
     });
     const onAbort = () => handle.stop('interrupted');
-    io.signal.addEventListener('abort', onAbort, { once: true });
+    o.signal?.addEventListener('abort', onAbort, { once: true });
     let summary: RunSummary;
     try {
-      await renderRun(handle.events, io);
+      await o.follow(handle.events);
       summary = await handle.done;
     } finally {
-      io.signal.removeEventListener('abort', onAbort);
+      o.signal?.removeEventListener('abort', onAbort);
     }
     say(summaryLines(summary).join('\n'));
     say();
@@ -121,15 +124,17 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
       env: {},
       resultsDir,
       runId: summary.run_id,
-      signal: io.signal,
+      ...(o.signal ? { signal: o.signal } : {}),
       onEvent: (e) => {
-        if (e.type !== 'judged') say(judgeEventLine(e));
+        const line = eventText(e);
+        if (e.type !== 'judged' && line) say(line);
       },
     });
     say(`judged ${judged.judged} answers: ${judged.correct} correct, ${judged.incorrect} incorrect, ${judged.judge_errors} judge errors`);
     say();
 
-    const { table, files } = await writeReport({ resultsDir, runIds: [summary.run_id], formats: ['md', 'json', 'html'], outDir: o.outDir });
+    const { data, files } = await writeBoard(resultsDir, [summary.run_id], { generatedAt: new Date().toISOString(), toolVersion: o.toolVersion, formats: ['md', 'json', 'html'], outDir: o.outDir });
+    const table = renderSummaryTable(data);
     const surprises = await checkFaults(resultsDir, summary.run_id, demo);
     return {
       // the summary again, now with the judge's verdicts folded in
@@ -145,6 +150,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
   }
 }
 
+/** The demo's last words: the summary table, per model its passes, whether the faults landed as planned, the files. */
 export function closingLines(outcome: DemoOutcome): string[] {
   const s = outcome.summary;
   const lines = [outcome.table.trimEnd(), ''];
