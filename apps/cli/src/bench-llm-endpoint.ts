@@ -1,9 +1,9 @@
 /** `bench-llm --list` and `bench-llm --check`: what the endpoint serves, and whether a benchmark can run. */
-import { configSchema, preflightModel, type RunnerConfigData } from '@crucibleforge/runner';
+import { endpointConfig, preflightModel } from '@crucibleforge/runner';
 import { detectSandbox } from '@crucibleforge/sandbox';
 import { probeEndpoint, type ProviderKind } from '@crucibleforge/timing';
 import { EXIT, type CliIO } from './io';
-import { columns, formatBytes, type Paint } from './bench-llm-render';
+import { columns, formatBytes, type Paint } from '@crucibleforge/report';
 
 export interface EndpointOptions {
   baseUrl: string;
@@ -15,17 +15,9 @@ export interface EndpointOptions {
   bwrapPath: string | undefined;
 }
 
-/** A model id as a models.yaml label (labels use letters, digits and . _ : -). */
-export function labelOf(model: string): string {
-  return model.replace(/[^A-Za-z0-9._:-]+/g, '_').replace(/^[^A-Za-z0-9]+/, '') || 'model';
-}
-
-/** models.yaml for one endpoint and model, in memory: what bench-llm runs through the runner (one request at a time). */
-export function endpointConfig(o: EndpointOptions, model: string): RunnerConfigData {
-  return configSchema.parse({
-    providers: { endpoint: { kind: o.providerKind, base_url: o.baseUrl, concurrency: 1, ...(o.apiKeyEnv ? { api_key_env: o.apiKeyEnv } : {}) } },
-    models: { [labelOf(model)]: { provider: 'endpoint', id: model } },
-  });
+/** models.yaml for the endpoint and model, in memory (the runner's endpointConfig): what bench-llm runs through the runner. */
+export function benchConfig(o: EndpointOptions, model: string): ReturnType<typeof endpointConfig> {
+  return endpointConfig({ baseUrl: o.baseUrl, kind: o.providerKind, apiKeyEnv: o.apiKeyEnv, model });
 }
 
 /** The models at the endpoint with what its metadata APIs tell (LM Studio, Ollama, llama.cpp), GGUF size and quantisation included. */
@@ -62,7 +54,8 @@ export async function checkSetup(o: EndpointOptions, io: CliIO, paint: Paint): P
     bad('streamed preflight: the endpoint lists no model; load one or name it: bench-llm --check <model>');
     endpointOk = false;
   } else {
-    const r = await preflightModel({ config: endpointConfig(o, model), label: labelOf(model), env: io.env, signal: io.signal });
+    const { config, label } = benchConfig(o, model);
+    const r = await preflightModel({ config, label, env: io.env, signal: io.signal });
     if (r.ok) ok(`streamed preflight: ${model} answered (TTFT ${r.ttft_s === null ? '—' : `${r.ttft_s.toFixed(3)} s`}${r.reasoning ? ', reasoning' : ''})`);
     else bad(`streamed preflight: ${model}: ${r.message}`);
     endpointOk = r.ok;

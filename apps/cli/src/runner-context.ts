@@ -8,21 +8,15 @@ import { CrucibleError, makeRedactor, type ErrorKind } from '@crucibleforge/core
 import { latestRunId, loadConfig, resolveConfigPath, RunnerError, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
 
-/** `$XDG_CONFIG_HOME/crucibleforge` or `~/.config/crucibleforge`. */
-export function userConfigDir(env: CliIO['env']): string | undefined {
-  const base = env['XDG_CONFIG_HOME'] || (env['HOME'] ? join(env['HOME'], '.config') : undefined);
-  return base ? join(base, 'crucibleforge') : undefined;
-}
-
-/** `$XDG_CACHE_HOME/crucibleforge` or `~/.cache/crucibleforge` (local GPU lock files live under it). */
-export function userCacheDir(env: CliIO['env']): string | undefined {
-  const base = env['XDG_CACHE_HOME'] || (env['HOME'] ? join(env['HOME'], '.cache') : undefined);
+/** `$XDG_<KIND>_HOME/crucibleforge`, else `~/.<config|cache>/crucibleforge`; undefined without a home. */
+function userDir(env: CliIO['env'], kind: 'CONFIG' | 'CACHE'): string | undefined {
+  const base = env[`XDG_${kind}_HOME`] || (env['HOME'] ? join(env['HOME'], `.${kind.toLowerCase()}`) : undefined);
   return base ? join(base, 'crucibleforge') : undefined;
 }
 
 /** Discovery: --config, $CRUCIBLEFORGE_CONFIG, ./models.yaml, the user config dir. */
 export async function locateConfig(io: CliIO, flag: string | undefined) {
-  const dir = userConfigDir(io.env);
+  const dir = userDir(io.env, 'CONFIG');
   const envPath = io.env['CRUCIBLEFORGE_CONFIG'];
   return resolveConfigPath({
     cwd: io.cwd,
@@ -57,7 +51,7 @@ export async function runnerBase(
 
 /** The runner's `leaseCacheDir`: local GPU lock files under the user cache dir (absent without a home). */
 export function leaseCacheOption(env: CliIO['env']): { leaseCacheDir?: string } {
-  const cache = userCacheDir(env);
+  const cache = userDir(env, 'CACHE');
   return cache ? { leaseCacheDir: join(cache, 'locks') } : {};
 }
 
@@ -123,16 +117,4 @@ export function redactingIO(io: CliIO, secrets: readonly (string | undefined)[])
     stdout: { write: (text: string) => io.stdout.write(redact(text)), ...(io.stdout.isTTY === undefined ? {} : { isTTY: io.stdout.isTTY }) },
     stderr: { write: (text: string) => io.stderr.write(redact(text)), ...(io.stderr.isTTY === undefined ? {} : { isTTY: io.stderr.isTTY }) },
   };
-}
-
-export function formatUsd(usd: number): string {
-  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
-}
-
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }

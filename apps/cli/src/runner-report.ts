@@ -1,8 +1,6 @@
-/** Builds and writes the report files for `report`, `all` and the demo: the board the GUI shows for the same runs. */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { buildReport, renderReportFiles, renderSummaryTable, type ReportFormat } from '@crucibleforge/report';
-import { readBoardSources } from '@crucibleforge/runner';
+/** `report` and `all`: the runs' board written as report files (the runner's writeBoard) and its summary table. */
+import { renderSummaryTable, type ReportFormat } from '@crucibleforge/report';
+import { writeBoard } from '@crucibleforge/runner';
 import { VERSION } from './main';
 
 export interface WriteReportOptions {
@@ -15,21 +13,13 @@ export interface WriteReportOptions {
   now?: () => Date;
 }
 
-/** The board of the runs (rows, their stored speed, the pairwise result found first in the out dir, the run's folder or the results dir). */
 export async function writeReport(options: WriteReportOptions): Promise<{ table: string; files: string[] }> {
-  const { runIds: _ids, ...sources } = await readBoardSources(options.resultsDir, options.runIds, { pairwiseDirs: [options.outDir] });
-  const data = buildReport({
-    ...sources,
+  const { data, files } = await writeBoard(options.resultsDir, options.runIds, {
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
     toolVersion: VERSION,
+    formats: options.formats,
+    outDir: options.outDir,
     ...(options.models ? { models: options.models } : {}),
   });
-  await mkdir(options.outDir, { recursive: true });
-  const files: string[] = [];
-  for (const file of renderReportFiles(data, options.formats)) {
-    const path = join(options.outDir, file.fileName);
-    await writeFile(path, file.content);
-    files.push(path);
-  }
   return { table: renderSummaryTable(data), files };
 }

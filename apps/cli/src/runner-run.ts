@@ -1,13 +1,14 @@
 /** The generation step shared by `run` and `all`: plan, ask about cost, gate on the sandbox, run, render. */
-import { CATEGORIES, CrucibleError, type Category } from '@crucibleforge/core';
-import { configuredSecrets, createRun, defaultDriver, planRun, summarizeRun, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
-import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
-import { intFlag, listFlag } from './args';
+import { CATEGORIES } from '@crucibleforge/core';
+import { configuredSecrets, createRun, defaultDriver, estimateLines, planRun, summarizeRun, summaryLines, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
+import type { Sandbox } from '@crucibleforge/sandbox';
+import { openSandbox } from './sandbox-open';
+import { categoriesFlag, intFlag, listFlag } from './args';
 import { EXIT, UsageError, type CliIO } from './io';
 import { VERSION } from './main';
 import { CASES_DIR_DEFAULT, casesDirOf } from './cases-dir';
-import { budgetFlag, formatUsd, leaseCacheOption, runnerBase, STORE_OPTIONS } from './runner-context';
-import { renderRun, summaryLines } from './runner-render';
+import { budgetFlag, leaseCacheOption, runnerBase, STORE_OPTIONS } from './runner-context';
+import { renderRun } from './runner-render';
 
 export const RUN_OPTIONS = {
   profile: { type: 'string' },
@@ -39,32 +40,10 @@ export const RUN_FLAGS_HELP = `  --profile NAME        which cases (standard, co
 
 type RunValues = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
-function categoriesFlag(value: string | undefined): Category[] | null {
-  const list = listFlag(value);
-  if (!list) return null;
-  for (const c of list) {
-    if (!(CATEGORIES as readonly string[]).includes(c)) throw new UsageError(`unknown category "${c}" (one of ${CATEGORIES.join(', ')})`);
-  }
-  return list as Category[];
-}
-
 export interface GenerationResult {
   code: number;
   summary: RunSummary | null;
   resultsDir: string;
-}
-
-/** Opens the grading sandbox up front so a missing bubblewrap stops the run before anything is sent. */
-export async function openSandbox(io: CliIO, allow: boolean): Promise<Sandbox | null> {
-  try {
-    return await createSandbox({ allowUnsandboxed: allow });
-  } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
-      io.stderr.write(`crucibleforge: ${error.message}\nModel-written code is only ever run sandboxed; install bubblewrap, or pass --allow-unsandboxed to accept the risk.\n`);
-      return null;
-    }
-    throw error;
-  }
 }
 
 /**
@@ -76,7 +55,7 @@ export async function gradingWorld(
   allowUnsandboxed: boolean,
   config: RunnerConfigData,
 ): Promise<{ world: { sandbox: Sandbox; secrets: string[] }; leaseCacheDir?: string } | null> {
-  const sandbox = await openSandbox(io, allowUnsandboxed);
+  const sandbox = await openSandbox(io, { who: 'crucibleforge', allowUnsandboxed });
   return sandbox ? { world: { sandbox, secrets: configuredSecrets(config, io.env) }, ...leaseCacheOption(io.env) } : null;
 }
 
@@ -106,10 +85,7 @@ export async function generate(values: RunValues, io: CliIO): Promise<Generation
     return { code: EXIT.ok, summary: await summarizeRun(resultsDir, plan.runId, true), resultsDir };
   }
   if (plan.estimate.priced) {
-    const measured = (model: string) => (plan.speed?.models.includes(model) ? ' and its speed measurement' : '');
-    const lines = plan.estimate.per_model.filter((m) => m.priced).map((m) => `  ${m.model}: up to ${formatUsd(m.usd)} for ${m.cases} cases${measured(m.model)}`);
-    io.stdout.write(`estimated cost (upper bound, full token budgets): ${formatUsd(plan.estimate.total_usd)}\n${lines.join('\n')}\n`);
-    if (plan.budgetUsd !== null) io.stdout.write(`budget: ${formatUsd(plan.budgetUsd)} (the run stops before passing it)\n`);
+    io.stdout.write(`${estimateLines(plan).join('\n')}\n`);
     if (!values.yes && !(await io.confirm(`Start run ${plan.runId}?`))) {
       io.stderr.write('not started (pass --yes to run without asking)\n');
       return { code: EXIT.failed, summary: null, resultsDir };

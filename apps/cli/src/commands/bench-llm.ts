@@ -1,14 +1,26 @@
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CrucibleError, makeRedactor, redactDeep, type GradeStatus } from '@crucibleforge/core';
-import { benchResults, type BenchResults } from '@crucibleforge/report';
+import {
+  benchDotWidth,
+  benchHeader,
+  benchResults,
+  benchScoreLine,
+  benchSectionTitle,
+  benchSpeedSection,
+  benchTestLines,
+  type BenchResults,
+  type Paint,
+} from '@crucibleforge/report';
 import type { PlannedCase } from '@crucibleforge/cases';
 import { createRun, defaultDriver, readRunSpeed, type CaseDriver, type RunEvent, type RunRow } from '@crucibleforge/runner';
-import { createSandbox, sandboxError, type Sandbox } from '@crucibleforge/sandbox';
-import { readGgufInfo, runSpeedBenchmark, type GgufInfo, type SpeedReport, type SpeedSettings } from '@crucibleforge/speed';
+import { sandboxError } from '@crucibleforge/sandbox';
+import { openSandbox } from '../sandbox-open';
+import { runSpeedBenchmark, type SpeedReport, type SpeedSettings } from '@crucibleforge/speed';
 import { PROVIDER_KINDS, probeEndpoint, type ModelInfo, type ProviderKind } from '@crucibleforge/timing';
-import { parseCommandArgs } from '../args';
-import { checkSetup, endpointConfig, labelOf, listModels, type EndpointOptions } from '../bench-llm-endpoint';
-import { ABILITY_TITLE, AGENT_TITLE, dotWidth, header, paintFor, scoreLine, speedSection, testLines, type Paint } from '../bench-llm-render';
+import { envSecretFlag, oneOfFlag, parseCommandArgs } from '../args';
+import { hardwareFlags, HARDWARE_OPTIONS } from '../hardware-flags';
+import { benchConfig, checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
+import { paintFor } from '../bench-llm-render';
 import { resultsPath, shortPath, writeJsonFile } from '../bench-llm-results';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
@@ -62,41 +74,19 @@ const options = {
   cases: { type: 'string' },
   list: { type: 'boolean', default: false },
   check: { type: 'boolean', default: false },
-  gguf: { type: 'string' },
-  gpu: { type: 'string' },
-  'bandwidth-gbs': { type: 'string' },
+  ...HARDWARE_OPTIONS,
 } as const;
 
 type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
-
-/** --gguf, --gpu and --bandwidth-gbs: what the plausibility roofline knows about the hardware and weights. */
-async function hardware(values: Values, cwd: string): Promise<{ gguf: GgufInfo | null; gpu: string | null; bandwidthGbs: number | null }> {
-  let bandwidthGbs: number | null = null;
-  if (values['bandwidth-gbs'] !== undefined) {
-    bandwidthGbs = Number(values['bandwidth-gbs']);
-    if (!Number.isFinite(bandwidthGbs) || bandwidthGbs <= 0) throw new UsageError(`--bandwidth-gbs must be a positive number, got "${values['bandwidth-gbs']}"`);
-  }
-  let gguf: GgufInfo | null = null;
-  if (values.gguf !== undefined) {
-    try {
-      gguf = await readGgufInfo(resolve(cwd, values.gguf));
-    } catch (error) {
-      throw new UsageError(`--gguf: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  return { gguf, gpu: values.gpu ?? null, bandwidthGbs };
-}
 
 function endpointOptions(values: { 'base-url'?: string | undefined; 'api-key-env'?: string | undefined; kind?: string | undefined }, model: string | undefined, io: CliIO): EndpointOptions {
   const baseUrl = (values['base-url'] ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL such as ${DEFAULT_BASE_URL}, got "${baseUrl}"`);
   const apiKeyEnv = values['api-key-env'];
-  const apiKey = apiKeyEnv === undefined ? undefined : io.env[apiKeyEnv];
-  if (apiKeyEnv !== undefined && !apiKey) throw new UsageError(`--api-key-env ${apiKeyEnv}: that environment variable is not set`);
-  const kind = values.kind ?? (baseUrl === DEFAULT_BASE_URL ? 'lmstudio' : 'generic');
-  if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kind must be one of ${PROVIDER_KINDS.join(', ')}, got "${kind}"`);
+  const apiKey = envSecretFlag(io.env, 'api-key-env', apiKeyEnv);
+  const providerKind = oneOfFlag<ProviderKind>('kind', values.kind, PROVIDER_KINDS, baseUrl === DEFAULT_BASE_URL ? 'lmstudio' : 'generic');
   const bwrap = io.env['CRUCIBLEFORGE_BWRAP'];
-  return { baseUrl, apiKey, apiKeyEnv, providerKind: kind as ProviderKind, model, bwrapPath: bwrap || undefined };
+  return { baseUrl, apiKey, apiKeyEnv, providerKind, model, bwrapPath: bwrap || undefined };
 }
 
 /** The seed's order of the ability tests: code, logic, JSON, instructions, summary (others after, by id); agent tests last. */
@@ -111,16 +101,6 @@ function seedRank(c: PlannedCase): number {
 /** The suite: the case set's driver with its plan in the seed's order (the runner runs one at a time, in plan order). */
 function inSuiteOrder(driver: CaseDriver): CaseDriver {
   return { ...driver, plan: async (selection) => (await driver.plan(selection)).sort((a, b) => seedRank(a) - seedRank(b) || a.id.localeCompare(b.id)) };
-}
-
-/** The sandbox for the code test, or a factory that says why there is none (the runner then skips the code test, sending nothing). */
-async function openSandbox(allowUnsandboxed: boolean, bwrapPath: string | undefined): Promise<Sandbox | null> {
-  try {
-    return await createSandbox({ allowUnsandboxed, ...(bwrapPath ? { bwrapPath } : {}) });
-  } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') return null;
-    throw error;
-  }
 }
 
 /** Renders the run's events bench-llm style: the speed section, then each test as it ends, with a score per section. */
@@ -143,19 +123,19 @@ class SuitePrinter {
     if (this.#section === section) return;
     this.#close();
     this.#section = section;
-    this.#say([`  ${this.paint.bold(section === 'ability' ? ABILITY_TITLE : AGENT_TITLE)}`]);
+    this.#say([`  ${this.paint.bold(benchSectionTitle(section === 'agent'))}`]);
   }
 
   #close(): void {
     if (this.#section === null) return;
     const agent = this.#section === 'agent';
-    this.#say([scoreLine(this.rows.filter((r) => (r.category === 'agent') === agent), agent), '']);
+    this.#say([benchScoreLine(this.rows.filter((r) => (r.category === 'agent') === agent), agent), '']);
   }
 
   async on(event: RunEvent): Promise<void> {
     if (event.type === 'speed') {
       const report = await this.speedOf();
-      if (report) this.#say(speedSection(report, this.paint));
+      if (report) this.#say(benchSpeedSection(report, this.paint));
     } else if (event.type === 'case-start') {
       this.#enter(this.planned.find((c) => c.id === event.case_id)?.category === 'agent' ? 'agent' : 'ability');
     } else if (event.type === 'case-end') {
@@ -164,7 +144,7 @@ class SuitePrinter {
       const agent = row.category === 'agent';
       const names = this.planned.filter((c) => (c.category === 'agent') === agent).map((c) => c.title ?? c.id);
       const parts = (row.grade.details?.['parts'] as { name: string }[] | undefined) ?? [];
-      this.#say(testLines(row, dotWidth([...names, ...parts.map((p) => p.name)]), this.paint));
+      this.#say(benchTestLines(row, benchDotWidth([...names, ...parts.map((p) => p.name)]), this.paint));
     } else if (event.type === 'model-stopped') {
       this.stopped = true;
       this.io.stderr.write(`bench-llm: the endpoint failed: ${event.message}\n`);
@@ -187,7 +167,7 @@ interface Measured {
 async function speedOnly(o: EndpointOptions, model: string, settings: SpeedSettings, io: CliIO, paint: Paint): Promise<Measured> {
   try {
     const speed = await runSpeedBenchmark({ ...settings, baseUrl: o.baseUrl, model, providerKind: o.providerKind, ...(o.apiKey ? { apiKey: o.apiKey } : {}), signal: io.signal });
-    io.stdout.write(`${speedSection(speed, paint).join('\n')}\n`);
+    io.stdout.write(`${benchSpeedSection(speed, paint).join('\n')}\n`);
     return { speed, rows: [], run: null, casesDir: null, sandboxed: null, code: EXIT.ok };
   } catch (error) {
     if (!CrucibleError.isInstance(error)) throw error;
@@ -199,13 +179,14 @@ async function speedOnly(o: EndpointOptions, model: string, settings: SpeedSetti
 /** The suite through the runner: preflight, the speed measurement, then the tests one at a time, stored as a run. */
 async function suite(o: EndpointOptions, model: string, settings: SpeedSettings, values: Values, io: CliIO, paint: Paint, runsDir: string): Promise<Measured> {
   const casesDir = casesDirOf(io, values.cases);
-  const sandbox = await openSandbox(values['allow-unsandboxed'], o.bwrapPath);
-  if (sandbox && !sandbox.sandboxed) io.stderr.write('bench-llm: WARNING: bwrap is unavailable; the code test runs WITHOUT a sandbox (--allow-unsandboxed)\n');
+  // no sandbox: the runner skips the code test (nothing sent) and says why in its row
+  const sandbox = await openSandbox(io, { who: 'bench-llm', allowUnsandboxed: values['allow-unsandboxed'], quiet: !values['allow-unsandboxed'] });
   const noSandbox = () => Promise.reject(sandboxError('SANDBOX_UNAVAILABLE', 'install bubblewrap, or --allow-unsandboxed'));
+  const { config, label } = benchConfig(o, model);
   const handle = await createRun({
-    config: endpointConfig(o, model),
+    config,
     env: io.env,
-    models: [labelOf(model)],
+    models: [label],
     profile: PROFILE,
     seed: SEED,
     resultsDir: runsDir,
@@ -216,7 +197,7 @@ async function suite(o: EndpointOptions, model: string, settings: SpeedSettings,
     world: { sandbox: sandbox ?? noSandbox, secrets: o.apiKey ? [o.apiKey] : [] },
     ...leaseCacheOption(io.env),
   });
-  const speedOf = async () => (await readRunSpeed(runsDir, handle.runId))?.find((s) => s.model === labelOf(model))?.report ?? null;
+  const speedOf = async () => (await readRunSpeed(runsDir, handle.runId))?.find((s) => s.model === label)?.report ?? null;
   const printer = new SuitePrinter(io, paint, handle.plan.cases, speedOf);
   const onAbort = () => handle.stop('interrupted');
   io.signal.addEventListener('abort', onAbort, { once: true });
@@ -234,12 +215,12 @@ async function suite(o: EndpointOptions, model: string, settings: SpeedSettings,
 
 async function benchmark(model: string, values: Values, io: CliIO): Promise<number> {
   const o = endpointOptions(values, model, io);
-  const hw = await hardware(values, io.cwd);
+  const hw = await hardwareFlags(values, io.cwd);
   const paint = paintFor(io.stdout.isTTY, io.env);
   const started = new Date();
   const { metadata } = await probeEndpoint(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), model });
   const info: ModelInfo | null = metadata.models.find((m) => m.id === model) ?? null;
-  io.stdout.write(`${header(model, hw.gguf?.file_size_bytes ?? info?.size_bytes ?? null, hw.gguf?.quantization ?? info?.quantization ?? null).join('\n')}\n`);
+  io.stdout.write(`${benchHeader(model, hw.gguf?.file_size_bytes ?? info?.size_bytes ?? null, hw.gguf?.quantization ?? info?.quantization ?? null).join('\n')}\n`);
   const settings: SpeedSettings = { ...(values.quick ? { prompts: ['short'], runs: 2, warmup: 1 } : { runs: 3, warmup: 1 }), ...hw };
   const path = resultsPath({ json: values.json, out: values.out, cwd: io.cwd, home: io.env['HOME'], model, date: started });
   const measured = values['speed-only'] ? await speedOnly(o, model, settings, io, paint) : await suite(o, model, settings, values, io, paint, join(dirname(path), 'runs'));

@@ -45,20 +45,13 @@ const options = {
   'baseline-results': { type: 'string' },
 } as const;
 
-/** `3`, `3pp` → 3 (percentage points). */
-function pointsFlag(name: string, value: string | undefined): number | undefined {
+/** `3` / `3pp` → 3 percentage points; `10` / `10%` → 0.1; anything below 0 or not a number names the flag. */
+function amountFlag(name: string, value: string | undefined, unit: 'pp' | '%'): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value.trim().replace(/\s*pp$/i, ''));
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be percentage points ≥ 0 (e.g. 3), got "${value}"`);
-  return n;
-}
-
-/** `10%` or `10` → 0.1. */
-function percentFlag(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value.trim().replace(/\s*%$/, ''));
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a percentage ≥ 0 (e.g. 10%), got "${value}"`);
-  return n / 100;
+  const n = Number(value.trim().replace(unit === 'pp' ? /\s*pp$/i : /\s*%$/, ''));
+  const what = unit === 'pp' ? 'percentage points ≥ 0 (e.g. 3)' : 'a percentage ≥ 0 (e.g. 10%)';
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be ${what}, got "${value}"`);
+  return unit === 'pp' ? n : n / 100;
 }
 
 function alphaFlag(value: string | undefined): number | undefined {
@@ -85,12 +78,13 @@ export const command: CommandModule = {
     const baselineSpec = parseSideSpec(positionals[0]!, 'baseline');
     const candidateSpec = parseSideSpec(positionals[1]!, 'candidate');
     const gate = gateFlag(values.gate);
-    const thresholds = {
-      ...(values['max-drop-pp'] === undefined ? {} : { max_drop_pp: pointsFlag('max-drop-pp', values['max-drop-pp'])! }),
-      ...(values['max-slowdown'] === undefined ? {} : { max_slowdown: percentFlag('max-slowdown', values['max-slowdown'])! }),
-      ...(values['max-cost-increase'] === undefined ? {} : { max_cost_increase: percentFlag('max-cost-increase', values['max-cost-increase'])! }),
-      ...(values['max-token-increase'] === undefined ? {} : { max_token_increase: percentFlag('max-token-increase', values['max-token-increase'])! }),
+    const amounts = {
+      max_drop_pp: amountFlag('max-drop-pp', values['max-drop-pp'], 'pp'),
+      max_slowdown: amountFlag('max-slowdown', values['max-slowdown'], '%'),
+      max_cost_increase: amountFlag('max-cost-increase', values['max-cost-increase'], '%'),
+      max_token_increase: amountFlag('max-token-increase', values['max-token-increase'], '%'),
     };
+    const thresholds = Object.fromEntries(Object.entries(amounts).filter(([, v]) => v !== undefined)) as Partial<Record<keyof typeof amounts, number>>;
     const alpha = alphaFlag(values.alpha);
     return withRunnerErrors(io, 'compare', async () => {
       const resultsDir = resultsDirOf(io, values.results);

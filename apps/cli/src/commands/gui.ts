@@ -4,7 +4,7 @@ import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { leaseCacheOption, locateConfig, resultsDirOf, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
-import { openSandbox } from '../runner-run';
+import { openSandbox } from '../sandbox-open';
 import { LISTEN_OPTIONS, listenFlags, serveUntilSignal } from '../serve';
 
 const DEFAULT_PORT = 8777;
@@ -48,7 +48,7 @@ export const command: CommandModule = {
       const { path: configPath, searched } = await locateConfig(io, values.config);
       const resultsDir = resultsDirOf(io, values.results);
       const casesDir = casesDirOf(io, values.cases);
-      const sandbox = await openSandbox(io, values['allow-unsandboxed'] ?? false);
+      const sandbox = await openSandbox(io, { who: 'crucibleforge gui', allowUnsandboxed: values['allow-unsandboxed'] ?? false });
       let gui;
       try {
         gui = await startGuiServer({

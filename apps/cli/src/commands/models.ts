@@ -1,4 +1,4 @@
-import { probeProvider, type ServedModel } from '@crucibleforge/runner';
+import { modelsView, probeProvider } from '@crucibleforge/runner';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { requireConfig, withRunnerErrors } from '../runner-context';
@@ -14,8 +14,7 @@ quantization and context where the server says (LM Studio, Ollama, /v1/models).
 
 const options = { config: { type: 'string' }, offline: { type: 'boolean' } } as const;
 
-function size(info: ServedModel | undefined): string {
-  if (!info) return '';
+function size(info: { parameter_size: string | null; size_bytes: number | null; quantization: string | null; max_context?: number | null; state?: string | null }): string {
   const parts: string[] = [];
   if (info.parameter_size) parts.push(info.parameter_size);
   if (info.size_bytes) parts.push(`${(info.size_bytes / 2 ** 30).toFixed(1)} GiB`);
@@ -31,30 +30,21 @@ export const command: CommandModule = {
     const { values } = parseCommandArgs(args, options, false);
     return withRunnerErrors(io, 'models', async () => {
       const config = await requireConfig(io, values.config);
+      const statuses = values.offline ? [] : await Promise.all(Object.entries(config.providers).map(([name, p]) => probeProvider(name, p, { env: io.env })));
+      const view = modelsView(config, statuses);
       const lines: string[] = [];
-      for (const [providerName, provider] of Object.entries(config.providers)) {
-        const configured = Object.entries(config.models).filter(([, m]) => m.provider === providerName);
-        lines.push(`${providerName} (${provider.kind}, ${provider.base_url})`);
-        let served: ServedModel[] | null = null;
-        if (!values.offline) {
-          const probe = await probeProvider(providerName, provider, { env: io.env });
-          served = probe.status === 'up' ? probe.served : null;
-          if (!served) lines.push(`  (endpoint did not answer: ${probe.reason})`);
-        }
-        const servedIds = new Set((served ?? []).map((m) => m.id));
-        for (const [label, m] of configured) {
-          const info = served?.find((s) => s.id === m.id);
-          const mark = served === null ? ' ' : servedIds.has(m.id) ? '*' : '!';
-          const price = m.prices ?? provider.prices;
+      for (const [name, provider] of Object.entries(config.providers)) {
+        const status = statuses.find((p) => p.name === name);
+        lines.push(`${name} (${provider.kind}, ${provider.base_url})${status?.status === 'down' ? `\n  (endpoint did not answer: ${status.reason})` : ''}`);
+        for (const m of view.configured.filter((c) => c.provider === name)) {
+          const mark = m.availability === 'listed' ? '*' : m.availability === 'missing' ? '!' : ' ';
+          const facts = size({ ...m, ...status?.served.find((s) => s.id === m.model_id) });
           lines.push(
-            `  ${mark} ${label} → ${m.id}${m.enabled ? '' : ' (disabled)'}${m.context_length ? `, ctx ${m.context_length}` : ''}` +
-              `${price ? `, $${price.input}/$${price.output} per M` : ''}${info ? ` [${size(info)}]` : ''}${mark === '!' ? ' — not served by the endpoint' : ''}`,
+            `  ${mark} ${m.label} → ${m.model_id}${m.enabled ? '' : ' (disabled)'}${m.context_length ? `, ctx ${m.context_length}` : ''}` +
+              `${m.prices ? `, $${m.prices.input}/$${m.prices.output} per M` : ''}${facts ? ` [${facts}]` : ''}${mark === '!' ? ' — not served by the endpoint' : ''}`,
           );
         }
-        for (const info of served ?? []) {
-          if (configured.some(([, m]) => m.id === info.id)) continue;
-          lines.push(`    ${info.id} (not configured)${size(info) ? ` [${size(info)}]` : ''}`);
-        }
+        for (const d of view.discovered.filter((x) => x.provider === name)) lines.push(`    ${d.id} (not configured)${size(d) ? ` [${size(d)}]` : ''}`);
       }
       if (!values.offline) lines.push('', '* served by its endpoint   ! configured but not served');
       io.stdout.write(`${lines.join('\n')}\n`);

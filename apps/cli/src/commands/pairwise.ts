@@ -1,9 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CATEGORIES, type Category } from '@crucibleforge/core';
 import { renderPairwiseMarkdown } from '@crucibleforge/report';
 import { pairwiseRun, writePairwiseFile } from '@crucibleforge/runner';
-import { listFlag, parseCommandArgs } from '../args';
+import { categoriesFlag, listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
 
@@ -37,10 +36,7 @@ export const command: CommandModule = {
     const { values } = parseCommandArgs(args, options, false);
     const models = listFlag(values.models) ?? [];
     if (models.length < 2) throw new UsageError('--models needs at least two labels, e.g. --models a,b');
-    const categories = listFlag(values.categories);
-    for (const c of categories ?? []) {
-      if (!(CATEGORIES as readonly string[]).includes(c)) throw new UsageError(`unknown category "${c}" (one of ${CATEGORIES.join(', ')})`);
-    }
+    const categories = categoriesFlag(values.categories);
     return withRunnerErrors(io, 'pairwise', async () => {
       const base = await runnerBase(io, values);
       const runIds = listFlag(values.run);
@@ -48,7 +44,7 @@ export const command: CommandModule = {
         ...base,
         models,
         ...(runIds ? { runIds } : {}),
-        categories: (categories as Category[] | undefined) ?? null,
+        categories,
         forceSelfJudge: values['force-self-judge'] ?? false,
         signal: io.signal,
         onEvent: (e) => io.stdout.write(e.type === 'game' ? `${e.case_id}: ${e.a} vs ${e.b} → ${e.result}\n` : `${e.message}\n`),

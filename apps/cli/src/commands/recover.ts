@@ -1,9 +1,9 @@
-import { recoverRun } from '@crucibleforge/runner';
+import { recoverRun, summaryLines } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
-import { renderRun, summaryLines } from '../runner-render';
+import { renderRun } from '../runner-render';
 import { gradingWorld } from '../runner-run';
 
 const usage = `Usage: crucibleforge recover --run ID [--models a,b]

@@ -1,7 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
-import { createSandbox, type SandboxLanguage, type SandboxResult } from '@crucibleforge/sandbox';
+import { describeResult, type SandboxLanguage, type SandboxResult } from '@crucibleforge/sandbox';
+import { openSandbox } from '../sandbox-open';
 import { intFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 
@@ -33,20 +34,6 @@ function positiveSeconds(value: string | undefined): number | undefined {
   return seconds;
 }
 
-function summary(result: SandboxResult): string {
-  const parts = [
-    `status=${result.status}`,
-    `exit=${result.exit_code ?? '-'}`,
-    result.signal ? `signal=${result.signal}` : '',
-    `wall=${result.wall_ms}ms`,
-    `cpu=${result.cpu_ms === null ? '-' : `${result.cpu_ms}ms`}`,
-    `sandboxed=${result.sandboxed ? 'yes' : 'NO'}`,
-    result.stdout_truncated ? 'stdout-truncated' : '',
-    result.stderr_truncated ? 'stderr-truncated' : '',
-  ];
-  return `[sandbox] ${parts.filter(Boolean).join(' ')}\n`;
-}
-
 async function exec(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     lang: { type: 'string' },
@@ -73,24 +60,8 @@ async function exec(args: string[], io: CliIO): Promise<number> {
   if (!info?.isFile()) throw new UsageError(`program file not found: ${file}`);
   const source = await readFile(file, 'utf8');
 
-  const bwrapPath = io.env.CRUCIBLEFORGE_BWRAP;
-  let sandbox;
-  try {
-    sandbox = await createSandbox({
-      allowUnsandboxed: values['allow-unsandboxed'],
-      poolSize: 1,
-      ...(bwrapPath ? { bwrapPath } : {}),
-    });
-  } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
-      io.stderr.write(`crucibleforge sandbox: ${error.message}\n`);
-      return EXIT.noSandbox;
-    }
-    throw error;
-  }
-  if (!sandbox.sandboxed) {
-    io.stderr.write('crucibleforge sandbox: WARNING: bwrap is unavailable; running the program WITHOUT a sandbox (--allow-unsandboxed)\n');
-  }
+  const sandbox = await openSandbox(io, { who: 'crucibleforge sandbox', allowUnsandboxed: values['allow-unsandboxed'], poolSize: 1 });
+  if (!sandbox) return EXIT.noSandbox;
   let result: SandboxResult;
   try {
     result = await sandbox.run({
@@ -113,7 +84,7 @@ async function exec(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(result.stdout);
     io.stderr.write(result.stderr);
     if (result.stderr.length > 0 && !result.stderr.endsWith('\n')) io.stderr.write('\n');
-    io.stderr.write(summary(result));
+    io.stderr.write(`${describeResult(result)}\n`);
   }
   return EXIT.ok;
 }

@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CrucibleError, makeRedactor, type ReasoningMode } from '@crucibleforge/core';
-import { renderSpeedReport } from '@crucibleforge/report';
-import { parseCount, readGgufInfo, runSpeedBenchmark, type GgufInfo, type SpeedEvent, type SpeedPromptKey } from '@crucibleforge/speed';
-import { PROVIDER_KINDS, releaseModel, type PartialTimings, type ProviderKind, type TimingTimeouts } from '@crucibleforge/timing';
-import { intFlag, listFlag, parseCommandArgs } from '../args';
+import { partialTimingsText, renderSpeedReport, speedEventText } from '@crucibleforge/report';
+import { parseCount, runSpeedBenchmark, type SpeedPromptKey } from '@crucibleforge/speed';
+import { isTimingError, PROVIDER_KINDS, releaseModel, type ProviderKind, type TimingTimeouts } from '@crucibleforge/timing';
+import { envSecretFlag, intFlag, listFlag, numberFlag, oneOfFlag, parseCommandArgs } from '../args';
+import { hardwareFlags, HARDWARE_OPTIONS } from '../hardware-flags';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { redactingIO } from '../runner-context';
 
@@ -49,9 +50,7 @@ const OPTIONS = {
   'max-tokens': { type: 'string' },
   provider: { type: 'string' },
   reasoning: { type: 'string' },
-  gpu: { type: 'string' },
-  'bandwidth-gbs': { type: 'string' },
-  gguf: { type: 'string' },
+  ...HARDWARE_OPTIONS,
   'connect-timeout': { type: 'string' },
   'first-token-timeout': { type: 'string' },
   'gap-timeout': { type: 'string' },
@@ -68,13 +67,6 @@ const TIMEOUT_FLAGS: [keyof typeof OPTIONS, keyof TimingTimeouts][] = [
   ['total-timeout', 'totalMs'],
 ];
 
-function positiveNumber(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} must be a positive number, got "${value}"`);
-  return n;
-}
-
 function counts(flag: string, value: string | undefined): number[] | undefined {
   const items = listFlag(value);
   if (items === undefined) return undefined;
@@ -84,35 +76,6 @@ function counts(flag: string, value: string | undefined): number[] | undefined {
     if (n === null) throw new UsageError(`--${flag}: "${item}" is not a positive whole number (1k = 1024 allowed)`);
     return n;
   });
-}
-
-function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}, got "${value}"`);
-  return value as T;
-}
-
-function describePartial(partial: PartialTimings | undefined): string | null {
-  if (!partial) return null;
-  const s = (label: string, v: number | null) => (v === null ? null : `${label} ${v.toFixed(3)} s`);
-  const parts = [
-    s('headers', partial.headers_s),
-    s('TTFB', partial.ttfb_s),
-    s('TTFT', partial.ttft_s),
-    s('last token', partial.last_token_s),
-    `${partial.token_events} token events`,
-    `${partial.content_chars + partial.reasoning_chars} characters`,
-    s('elapsed', partial.elapsed_s),
-  ].filter((p): p is string => p !== null);
-  return `partial timings: ${parts.join(', ')}`;
-}
-
-function progressLine(p: SpeedEvent): string {
-  const r = p.run;
-  const what = `${p.phase === 'warmup' ? 'warm-up ' : ''}${p.label} #${r.index + 1}`;
-  if (!r.ok) return `  ${what}: ${r.error.code}: ${r.error.message}\n`;
-  const tps = r.decode_tps === null ? '—' : r.decode_tps.toFixed(1);
-  return `  ${what}: TTFT ${r.ttft_s?.toFixed(3) ?? '—'} s, decode ${tps} T/s, ${r.completion_tokens ?? '?'} tokens\n`;
 }
 
 export const command: CommandModule = {
@@ -127,29 +90,18 @@ export const command: CommandModule = {
     if (!baseUrl) throw new UsageError('--base-url is required (e.g. http://127.0.0.1:1234/v1)');
     if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
     const keyVar = values['api-key-env'];
-    let apiKey: string | undefined;
-    if (keyVar !== undefined) {
-      apiKey = io.env[keyVar];
-      if (!apiKey) throw new UsageError(`--api-key-env ${keyVar}: the environment variable ${keyVar} is not set`);
-      io = redactingIO(rawIO, [apiKey]);
-    }
-    const prompts = (listFlag(values.prompts) ?? [...PROMPT_KEYS]).map((p) => oneOf('prompts', p, PROMPT_KEYS, 'short'));
+    const apiKey = envSecretFlag(io.env, 'api-key-env', keyVar);
+    if (apiKey) io = redactingIO(rawIO, [apiKey]);
+    const prompts = (listFlag(values.prompts) ?? [...PROMPT_KEYS]).map((p) => oneOfFlag('prompts', p, PROMPT_KEYS, 'short'));
     if (prompts.length === 0) throw new UsageError('--prompts needs at least one of short, medium, long');
     const timeouts: Partial<TimingTimeouts> = {};
     for (const [flag, key] of TIMEOUT_FLAGS) {
-      const seconds = positiveNumber(flag, values[flag] as string | undefined);
+      const seconds = numberFlag(flag, values[flag] as string | undefined);
       if (seconds !== undefined) timeouts[key] = seconds * 1000;
     }
-    const providerKind = oneOf<ProviderKind>('provider', values.provider, PROVIDER_KINDS, 'generic');
-    const reasoning = oneOf<ReasoningMode>('reasoning', values.reasoning, ['auto', 'on', 'off'], 'auto');
-    let gguf: GgufInfo | null = null;
-    if (values.gguf) {
-      try {
-        gguf = await readGgufInfo(resolve(io.cwd, values.gguf));
-      } catch (error) {
-        throw new UsageError(`--gguf: ${(error as Error).message}`);
-      }
-    }
+    const providerKind = oneOfFlag<ProviderKind>('provider', values.provider, PROVIDER_KINDS, 'generic');
+    const reasoning = oneOfFlag<ReasoningMode>('reasoning', values.reasoning, ['auto', 'on', 'off'], 'auto');
+    const hardware = await hardwareFlags(values, io.cwd);
 
     let report;
     try {
@@ -165,12 +117,10 @@ export const command: CommandModule = {
         prompts,
         ...(values.depths ? { depths: counts('depths', values.depths)! } : {}),
         ...(values.concurrency ? { concurrency: counts('concurrency', values.concurrency)! } : {}),
-        bandwidthGbs: positiveNumber('bandwidth-gbs', values['bandwidth-gbs']) ?? null,
-        gpu: values.gpu ?? null,
-        gguf,
+        ...hardware,
         timeouts,
         signal: io.signal,
-        onEvent: (p) => io.stderr.write(progressLine(p)),
+        onEvent: (p) => io.stderr.write(`${speedEventText(p)}\n`),
       });
     } catch (error) {
       if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
@@ -179,8 +129,9 @@ export const command: CommandModule = {
         message = keyVar ? `key rejected, set ${keyVar} to a valid key (${error.message})` : `key rejected: the endpoint needs a key; put it in an environment variable and pass --api-key-env VAR (${error.message})`;
       }
       io.stderr.write(`crucibleforge speed: ${error.code}: ${message}\n`);
-      const partial = describePartial(error.details.partial as PartialTimings | undefined);
-      if (partial && /TIMEOUT|STREAM/.test(error.code)) io.stderr.write(`  ${partial}\n`);
+      // a timeout or a broken stream: what was measured before it stopped helps tell a slow server from a dead one
+      const cut = isTimingError(error, 'TIMING_CONNECT_TIMEOUT', 'TIMING_FIRST_TOKEN_TIMEOUT', 'TIMING_GAP_TIMEOUT', 'TIMING_TOTAL_TIMEOUT', 'TIMING_STREAM_ERROR');
+      if (cut) io.stderr.write(`  ${partialTimingsText(error.details.partial)}\n`);
       return EXIT.failed;
     }
 
