@@ -3,5 +3,5 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
-  test: { name: 'runner', environment: 'node', include: ['src/**/*.test.ts'] },
+  test: { name: 'runner', environment: 'node', testTimeout: 30_000, hookTimeout: 30_000, include: ['src/**/*.test.ts'] },
 });

@@ -57,7 +57,8 @@ export function calibratedLimit(measured: { wall_ms: number; cpu_ms: number | nu
 /** Measures the reference solution on this host (one sandboxed run) and derives the limit. */
 export async function calibrateCase(concrete: ConcreteCase, sandbox: Sandbox, signal?: AbortSignal): Promise<Calibration> {
   const grader = concrete.grader as GraderOf<'code'>;
-  const result = await runCodeTests(grader, concrete.reference.solution ?? '', sandbox, CALIBRATION_RUN_LIMIT_MS, signal);
+  const { outcome, result } = await runCodeTests(grader, concrete.reference.solution ?? '', sandbox, CALIBRATION_RUN_LIMIT_MS, signal);
+  // Both processes' CPU (the solution and the checker that feeds it), as the old one-process run counted it.
   const measured = { wall_ms: result.wall_ms, cpu_ms: result.cpu_ms };
   return {
     case_id: concrete.id,
@@ -65,7 +66,7 @@ export async function calibrateCase(concrete: ConcreteCase, sandbox: Sandbox, si
     reference_ms: measured.cpu_ms ?? measured.wall_ms,
     reference_wall_ms: result.wall_ms,
     reference_cpu_ms: result.cpu_ms,
-    reference_passed: result.passed,
+    reference_passed: outcome.status === 'pass',
     ...calibratedLimit(measured, grader),
   };
 }

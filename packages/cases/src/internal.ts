@@ -20,7 +20,7 @@ export { fillTemplate, placeholders } from './template';
 export { buildHaystack, estimateTokens } from './haystack/build';
 export type { Haystack } from './haystack/build';
 export { scriptedToolResults } from './conversation';
-export { gradeCode, interpretHarness, runCodeTests, buildHarness, DEFAULT_CODE_TIMEOUT_MS } from './graders/code';
+export { gradeCode, runCodeTests, DEFAULT_CODE_TIMEOUT_MS } from './graders/code';
 export { gradeNumber, gradeExact, gradeChoice, gradeAssignments, answerNumber } from './graders/answer';
 export { gradeContains, gradeRegex, gradeJson, needlesProblem } from './graders/text';
 export { gradeToolCalls, assistantTurns } from './graders/tool-calls';

@@ -143,3 +143,14 @@ describe('regex safety', () => {
     expect(parseCaseFile(fine, 'math/m.yaml').problems).toEqual([]);
   });
 });
+
+describe('code test schema', () => {
+  it('takes exactly one of expect and check', async () => {
+    const { CodeTestSchema } = await import('./schema/graders');
+    expect(CodeTestSchema.safeParse({ call: 'f()', expect: 1 }).success).toBe(true);
+    expect(CodeTestSchema.safeParse({ call: 'f()', check: 'ok' }).success).toBe(true);
+    expect(CodeTestSchema.safeParse({ call: 'f()' }).success).toBe(false);
+    expect(CodeTestSchema.safeParse({ call: 'f()', expect: 1, check: 'ok' }).success).toBe(false);
+    expect(CodeTestSchema.safeParse({ call: 'f()', expect: 1, compare: 'sorted' }).success).toBe(false);
+  });
+});

@@ -81,7 +81,7 @@ describe('derive runs once per variant', () => {
         const seed = (JSON.parse(req.stdin ?? '{}') as { seed: number }).seed;
         return { status: 'ok' as const, exit_code: 0, signal: null, stdout: `{"answer": ${seed * 2}, "vars": {"k": ${seed}}}\n`, stderr: '', stdout_truncated: false, stderr_truncated: false, wall_ms: 1, cpu_ms: 1, sandboxed: true };
       },
-      runHarness: () => Promise.reject(new Error('unused')),
+      runPair: () => Promise.reject(new Error('unused')),
     };
     const a = await materializeCase(def, 4, { sandbox });
     const b = await materializeCase(def, 4, { sandbox });

@@ -1,7 +1,10 @@
-import { access, constants, lstat, readlink } from 'node:fs/promises';
+import { access, chmod, constants, lstat, mkdtemp, readlink, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { buildLimitedCommand, type ResourceLimits } from './limits';
-import { buildBwrapArgs, ETC_PATHS, SANDBOX_WORK_DIR, SYSTEM_DIRS, type BwrapPolicy } from './policy';
+import { buildBwrapArgs, ETC_PATHS, SANDBOX_WORK_DIR, SUPERVISOR_PATH, SYSTEM_DIRS, type BwrapPolicy } from './policy';
+import { loadHardening, placeHardening } from './supervisor';
 
 /** What `detectSandbox` found out about this host. */
 export interface SandboxDetection {
@@ -112,12 +115,17 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
     sizeSupported: helpText.includes('--size'),
     disableUsernsSupported: helpText.includes('--disable-userns'),
   };
+  const hardening = await loadHardening();
+  if (typeof hardening === 'string') return { ...found, reason: hardening };
   const layout = await readHostLayout();
   const uid = currentUid();
   const dropTo = uid === 0 ? (options.runAsUid === undefined ? DEFAULT_RUN_AS_UID : options.runAsUid) : null;
   const attempts: (number | null)[] = dropTo === null ? [null] : [dropTo, null];
   const failures: string[] = [];
   for (const runAs of attempts) {
+    const dir = await mkdtemp(join(tmpdir(), 'crucible-probe-'));
+    await chmod(dir, 0o755);
+    const placed = await placeHardening(dir, hardening);
     const policy: BwrapPolicy = {
       ...layout,
       files: [],
@@ -128,18 +136,24 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
       disableNestedUserns: found.disableUsernsSupported,
       hostname: 'sandbox',
       statusFd: null,
-      // The real wrapper with real limits: proves the shell can set every one of them here.
-      command: buildLimitedCommand(PROBE_LIMITS, ['/bin/sh', '-c', 'exit 0'], { shell: '/bin/sh', strict: true }),
+      seccompFd: 8,
+      supervisorHostPath: placed.supervisorHostPath,
+      // The real wrapper with real limits under the real filter: proves all of it works here.
+      command: buildLimitedCommand(PROBE_LIMITS, ['/bin/sh', '-c', 'exit 0'], { shell: SUPERVISOR_PATH, strict: true }),
     };
-    const probe = await execa(bwrapPath, buildBwrapArgs(policy), {
+    const probing = execa(bwrapPath, buildBwrapArgs(policy), {
       reject: false,
       extendEnv: false,
       env: {},
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      // execa's types allow integer fds only for 0-2; Node's spawn (its runtime) for every index.
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'ignore', 'ignore', 'ignore', 'ignore', placed.seccompFd] as unknown as ['ignore', 'pipe', 'pipe', 'pipe'],
       cwd: '/',
       timeout: 10_000,
       ...identity(runAs),
     });
+    placed.close();
+    const probe = await probing;
+    await rm(dir, { recursive: true, force: true });
     if (probe.exitCode === 0) {
       const asRoot = runAs === null ? uid === 0 : runAs === 0;
       return { ...found, available: true, runAsUid: runAs, processLimitEnforced: !asRoot };

@@ -1,18 +1,20 @@
-export { createSandbox, harnessSource, DEFAULTS } from './sandbox';
+export { createSandbox, DEFAULTS } from './sandbox';
 export { SANDBOX_ERRORS, sandboxError, isSandboxError } from './errors';
 export type { SandboxErrorCode } from './errors';
 export { detectSandbox, BWRAP_CANDIDATES, DEFAULT_RUN_AS_UID } from './detect';
 export type { SandboxDetection, DetectOptions } from './detect';
-export { buildBwrapArgs, SANDBOX_WORK_DIR } from './policy';
+export { buildBwrapArgs, SANDBOX_WORK_DIR, SUPERVISOR_PATH } from './policy';
 export type { BwrapPolicy } from './policy';
 export { buildLimitedCommand, parseWrapperReport } from './limits';
 export type { ResourceLimits, WrapperReport } from './limits';
 export { classify, looksLikeMemoryFailure } from './classify';
 export type { RunFacts, Outcome } from './classify';
-export { SENTINEL_PLACEHOLDER } from './types';
+export { buildSeccompFilter, SECCOMP_POLICY } from './seccomp';
+export { CHANNEL_READ_FD, CHANNEL_WRITE_FD, PAIR_REPORT_FD } from './execute';
 export type {
-  HarnessResult,
-  HarnessRunRequest,
+  PairResult,
+  PairRunRequest,
+  PairSideRequest,
   Sandbox,
   SandboxLanguage,
   SandboxOptions,

@@ -26,7 +26,7 @@ describe('buildLimitedCommand', () => {
   it('runs the program through the shell with the report fd closed', () => {
     const argv = buildLimitedCommand(limits, ['/usr/bin/python3', 'main.py'], { shell: '/bin/sh', strict: true });
     expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
-    expect(argv[2]).toContain('\n"$@" 3>&-\n');
+    expect(argv[2]).toContain('\n"$@" 3>&- 4>&- 8>&-\n');
     expect(argv.slice(3)).toEqual(['sh', '/usr/bin/python3', 'main.py']);
   });
 

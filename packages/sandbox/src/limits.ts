@@ -46,10 +46,10 @@ export function limitLines(limits: ResourceLimits, strict: boolean): string[] {
 /**
  * The argv that applies `limits` (shell builtins: no extra process) and runs `program` under a wrapper
  * that reports on fd 3: "started", then `times` (CPU of the program and its waited-for descendants)
- * and "exit $?". Pure.
+ * and "exit $?". The program runs without the wrapper's fds (3 report, 4 bwrap status, 8 seccomp). Pure.
  */
 export function buildLimitedCommand(limits: ResourceLimits, program: readonly string[], options: { shell: string; strict: boolean }): string[] {
-  const script = [...limitLines(limits, options.strict), 'echo started >&3', '"$@" 3>&-', 's=$?', 'times >&3', 'echo "exit $s" >&3', 'exit $s'];
+  const script = [...limitLines(limits, options.strict), 'echo started >&3', '"$@" 3>&- 4>&- 8>&-', 's=$?', 'times >&3', 'echo "exit $s" >&3', 'exit $s'];
   return [options.shell, '-c', script.join('\n'), 'sh', ...program];
 }
 

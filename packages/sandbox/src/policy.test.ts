@@ -12,6 +12,8 @@ const policy: BwrapPolicy = {
   disableNestedUserns: true,
   hostname: 'sandbox',
   statusFd: 4,
+  seccompFd: 8,
+  supervisorHostPath: '/host/tmp/run/supervisor',
   command: ['/usr/bin/python3', 'main.py'],
 };
 
@@ -44,7 +46,10 @@ describe('buildBwrapArgs', () => {
     ]);
     expect(args).not.toContain('--bind');
     expect(args).not.toContain('--dev-bind');
-    expect(after(args, '--ro-bind', 2)).toEqual([['/tmp/crucible-sbx-1/main.py', '/tmp/job/main.py']]);
+    expect(after(args, '--ro-bind', 2)).toEqual([
+      ['/tmp/crucible-sbx-1/main.py', '/tmp/job/main.py'],
+      ['/host/tmp/run/supervisor', '/sandbox/sh'],
+    ]);
     expect(after(args, '--symlink', 2)).toEqual([['usr/bin', '/bin']]);
   });
 
@@ -71,15 +76,22 @@ describe('buildBwrapArgs', () => {
     expect(after(args, '--json-status-fd')).toEqual([['4']]);
   });
 
+  it('hands bwrap the seccomp filter and binds the execute-only supervisor shell', () => {
+    expect(after(args.slice(0, separator), '--seccomp')).toEqual([['8']]);
+    expect(args.indexOf('/sandbox/sh')).toBeLessThan(args.findIndex((arg, i) => arg === '--remount-ro' && args[i + 1] === '/'));
+  });
+
   it('puts the command last, after --', () => {
     expect(args.slice(separator)).toEqual(['--', '/usr/bin/python3', 'main.py']);
   });
 
   it('omits --size when the tmpfs cannot be bounded, and the userns lock when not asked', () => {
-    const loose = buildBwrapArgs({ ...policy, tmpBytes: null, shmBytes: null, disableNestedUserns: false, statusFd: null });
+    const loose = buildBwrapArgs({ ...policy, tmpBytes: null, shmBytes: null, disableNestedUserns: false, statusFd: null, seccompFd: null, supervisorHostPath: null });
     expect(loose).not.toContain('--size');
     expect(loose).not.toContain('--disable-userns');
     expect(loose).not.toContain('--json-status-fd');
+    expect(loose).not.toContain('--seccomp');
+    expect(loose).not.toContain('/sandbox/sh');
     expect(loose).toContain('--tmpfs');
   });
 

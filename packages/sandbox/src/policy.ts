@@ -22,6 +22,14 @@ export interface BwrapPolicy {
   hostname: string;
   /** bwrap writes JSON status (the sandbox's init pid, the exit code) on this fd; null for none. */
   statusFd: number | null;
+  /** bwrap reads the seccomp filter (buildSeccompFilter) from this fd and applies it to the sandbox; null for none. */
+  seccompFd: number | null;
+  /**
+   * An execute-only copy of the shell on the host, bound at SUPERVISOR_PATH: the limit wrapper runs from it,
+   * so the kernel marks the sandbox's pid 1 non-dumpable (no /proc/1/mem, /proc/1/fd or ptrace access for
+   * the program). null: no such copy (the command then names its shell itself).
+   */
+  supervisorHostPath: string | null;
   /** The command run inside (absolute paths: there is no PATH lookup before the env is set). */
   command: readonly string[];
 }
@@ -33,6 +41,9 @@ export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64',
 export const ETC_PATHS = ['/etc/ld.so.cache', '/etc/localtime', '/etc/alternatives', '/etc/ssl/openssl.cnf'] as const;
 
 export const SANDBOX_WORK_DIR = '/tmp/job';
+
+/** Where the execute-only supervisor shell is bound inside the sandbox. */
+export const SUPERVISOR_PATH = '/sandbox/sh';
 
 const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 
@@ -54,6 +65,7 @@ export function buildBwrapArgs(policy: BwrapPolicy): string[] {
   // inside the sandbox cannot kill it, and when it exits the kernel kills everything left in the namespace.
   args.push('--as-pid-1', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', policy.hostname);
   if (policy.statusFd !== null) args.push('--json-status-fd', String(policy.statusFd));
+  if (policy.seccompFd !== null) args.push('--seccomp', String(policy.seccompFd));
   for (const link of policy.symlinks) args.push('--symlink', link.target, link.path);
   for (const path of policy.readOnlyPaths) args.push('--ro-bind-try', path, path);
   args.push('--proc', '/proc', '--dev', '/dev');
@@ -65,6 +77,7 @@ export function buildBwrapArgs(policy: BwrapPolicy): string[] {
     if (!isSafeFileName(file.name)) throw new Error(`bwrap policy: unsafe file name "${file.name}"`);
     args.push('--ro-bind', file.hostPath, `${policy.workDir}/${file.name}`);
   }
+  if (policy.supervisorHostPath !== null) args.push('--ro-bind', policy.supervisorHostPath, SUPERVISOR_PATH);
   // The root of a bwrap sandbox is itself a tmpfs (unbounded): make it read-only after every mount.
   args.push('--remount-ro', '/', '--chdir', policy.workDir, '--clearenv');
   for (const [key, value] of Object.entries(policy.env)) args.push('--setenv', key, value);

@@ -43,29 +43,47 @@ export interface SandboxResult {
   sandboxed: boolean;
 }
 
+/** One side of a pair: a run request without the pair-wide wall limit, signal and stdin. */
+export type PairSideRequest = Omit<SandboxRunRequest, 'timeoutMs' | 'signal' | 'stdin'>;
+
 /**
- * The grading pattern: `program` (the model's code) followed by `harness` (the case's tests), in one
- * process. The harness must print the placeholder `SENTINEL_PLACEHOLDER` as its last act when every
- * test passed; the sandbox replaces it with a per-run random token and reports `passed` only when that
- * token appears on stdout. Exiting 0 cannot fake a pass.
+ * Two programs, each in its own sandbox (own pid, mount, ipc and network namespaces, own /tmp), joined
+ * only by two pipes the host creates: each side reads the other's bytes on fd 5 and writes its own on
+ * fd 6. The trusted side also writes a report for the host on fd 7; the untrusted side has no way to
+ * reach the host but its (capped) stdout and stderr. When the trusted side ends, the untrusted side
+ * gets a short grace to exit by itself on the closed channel, then is killed.
  */
-export interface HarnessRunRequest extends Omit<SandboxRunRequest, 'source'> {
-  program: string;
-  harness: string;
+export interface PairRunRequest {
+  untrusted: PairSideRequest;
+  trusted: PairSideRequest;
+  /** Wall-time limit of the whole pair in ms (default 15 000); both sides are killed at it. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Bytes of the trusted side's report kept (default 1 MiB). */
+  maxReportBytes?: number;
 }
 
-export interface HarnessResult extends SandboxResult {
-  passed: boolean;
-  sentinel_seen: boolean;
+export interface PairResult {
+  untrusted: SandboxResult;
+  trusted: SandboxResult;
+  /** What the trusted side wrote on fd 7. */
+  report: string;
+  report_truncated: boolean;
+  /** The host killed the untrusted side after the trusted side had ended (it did not exit within the grace). */
+  untrusted_stopped: boolean;
+  /** From the first launch to the last exit. */
+  wall_ms: number;
+  /** Both sides' CPU time summed; null when either was not reported (a side was killed). */
+  cpu_ms: number | null;
+  sandboxed: boolean;
 }
-
-export const SENTINEL_PLACEHOLDER = '__CRUCIBLE_SENTINEL__';
 
 export interface Sandbox {
   /** false only when created with allowUnsandboxed and bwrap is missing: results carry sandboxed: false. */
   readonly sandboxed: boolean;
   run(request: SandboxRunRequest): Promise<SandboxResult>;
-  runHarness(request: HarnessRunRequest): Promise<HarnessResult>;
+  /** Runs two programs in two sandboxes joined by pipes (see PairRunRequest); takes one pool slot. */
+  runPair(request: PairRunRequest): Promise<PairResult>;
 }
 
 export interface SandboxOptions {

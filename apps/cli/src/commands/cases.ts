@@ -1,29 +1,20 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { CATEGORIES, CrucibleError } from '@crucibleforge/core';
-import {
-  applyProfile,
-  assertKnownIds,
-  findProfile,
-  formatProblem,
-  formatVerifySummary,
-  isCasesError,
-  loadCaseSet,
-  verifyCases,
-  type LoadedCase,
-  type Profile,
-  type SourceProblem,
-} from '@crucibleforge/cases';
-import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
+import { CATEGORIES } from '@crucibleforge/core';
+import { assertKnownIds, formatVerifySummary, isCasesError, verifyCases, type LoadedCase } from '@crucibleforge/cases';
+import { createSandbox, isSandboxError, type Sandbox } from '@crucibleforge/sandbox';
 import { parseCommandArgs } from '../args';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
-import { exitCodeFor } from '../runner-context';
+import { grade, show } from './cases-grade';
+import { loadSelection } from './cases-load';
 
 const usage = `Usage:
   crucibleforge cases list [--json] [--cases DIR] [--profile NAME] [--category C]
   crucibleforge cases verify [ID|FILE|FOLDER …] [--json FILE] [--cases DIR] [--profile NAME] [--allow-unsandboxed] [--verbose]
+  crucibleforge cases grade ID --reply FILE [--seed N] [--cases DIR] [--json] [--text] [--allow-unsandboxed]
+  crucibleforge cases show ID [--seed N] [--cases DIR] [--json]
 
 list    the cases (id, category, difficulty, seeded, title); --json prints an array of
         { id, category, difficulty, seeded, title, tags, revision }.
@@ -31,33 +22,24 @@ verify  proves every case: references executed in the sandbox, negative controls
         re-derived, puzzles unique, haystacks rebuilt, tool references match. Give ids, files or
         folders to verify only those. Exit 1 when any case has a problem, 2 for bad case files,
         3 when no sandbox is available (unless --allow-unsandboxed).
+grade   grades one reply exactly as a run does (code in the sandbox, every grader type; a judged case is
+        "pending"). FILE is the reply text, or a JSON object with a string "content" as the runner
+        stores it ({content, tool_calls_by_turn?, tool_calls?, transcript?, finish_reason?}); --text
+        reads any file as reply text. --seed is the run seed (default 1). --json prints one object
+        { id, seed, revision, status, reason, score?, details? }. Exit 0 pass, 1 fail (or error,
+        pending), 2 usage, 3 no sandbox.
+show    prints exactly what the model is sent for the case and seed: the system message, every user
+        turn, the tool definitions, the answer budget; never the reference, grader or verify data.
+        --json prints { messages, tools, turns, max_tokens } (messages: the first request's).
 
 Options:
   --cases DIR          the cases directory (default: ${CASES_DIR_DEFAULT})
   --profile NAME       only the cases a profile selects (cases/profiles/NAME.yaml)
   --category C         list: only this category
-  --json FILE          verify: write the report as JSON
+  --json FILE          verify: write the report as JSON (grade, show: --json prints JSON)
   --allow-unsandboxed  verify: run programs without bwrap when it is unavailable
   --verbose            verify: also print passing cases and warnings
 `;
-
-/** Loads the case set (all or nothing) and applies --profile; a number is the exit code (every problem printed with file:line). */
-async function loadSelection(io: CliIO, dir: string, profileName: string | undefined): Promise<{ cases: LoadedCase[]; all: LoadedCase[]; profiles: Profile[] } | number> {
-  try {
-    const set = await loadCaseSet(dir);
-    for (const p of set.profiles) applyProfile(p, set.cases);
-    const cases = profileName === undefined ? set.cases : applyProfile(findProfile(set.profiles, profileName), set.cases);
-    return { cases, all: set.cases, profiles: set.profiles };
-  } catch (error) {
-    if (!isCasesError(error)) throw error;
-    const problems = isCasesError(error, 'CASES_INVALID') ? (error.details['problems'] as SourceProblem[]) : [];
-    for (const p of problems) io.stderr.write(`${formatProblem(p)}\n`);
-    io.stderr.write(
-      problems.length > 0 ? `crucibleforge cases: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${dir}; nothing was loaded\n` : `crucibleforge cases: ${error.message}\n`,
-    );
-    return exitCodeFor(error.kind);
-  }
-}
 
 async function list(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -139,7 +121,7 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   try {
     cases = filterCases(io, dir, selection.all, selection.cases, positionals);
   } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'CASES_UNKNOWN_CASE') {
+    if (isCasesError(error, 'CASES_UNKNOWN_CASE')) {
       io.stderr.write(`crucibleforge cases: ${error.message}\n`);
       return EXIT.usage;
     }
@@ -167,7 +149,7 @@ async function verify(args: string[], io: CliIO): Promise<number> {
       },
     });
   } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
+    if (isSandboxError(error, 'SANDBOX_UNAVAILABLE')) {
       io.stderr.write(`crucibleforge cases verify: ${error.message}\n`);
       return EXIT.noSandbox;
     }
@@ -192,6 +174,8 @@ export const command: CommandModule = {
     const [sub, ...rest] = args;
     if (sub === 'list') return list(rest, io);
     if (sub === 'verify') return verify(rest, io);
-    throw new UsageError(sub === undefined ? 'give a subcommand: list or verify' : `unknown subcommand "${sub}" (list or verify)`);
+    if (sub === 'grade') return grade(rest, io);
+    if (sub === 'show') return show(rest, io);
+    throw new UsageError(sub === undefined ? 'give a subcommand: list, verify, grade or show' : `unknown subcommand "${sub}" (list, verify, grade or show)`);
   },
 };

@@ -4,17 +4,29 @@ import { CallMatcherSchema, LanguageSchema, NeedlesSchema, TypeSpecSchema } from
 
 const Label = z.string().min(1).optional().describe('the answer label the prompt asks for (default "Answer")');
 
+export const CompareSchema = z
+  .enum(['exact', 'unordered', 'any_of'])
+  .describe('exact (default): type-strict equality; unordered: the same elements in any order; any_of: expect is a list of accepted values');
+
 export const CodeTestSchema = z.union([
   z
     .object({
-      call: z.string().min(1).describe('an expression in the case language that calls the function'),
-      expect: z.union([z.string(), z.number()]).describe('an expression for the expected value (quote it: "[1, 2]")'),
+      call: z.string().min(1).describe('an expression in the case language, evaluated in the checker; solution and driver names call into the solution'),
+      expect: z.union([z.string(), z.number()]).optional().describe('an expression for the expected value (quote it: "[1, 2]"); required unless check is given'),
+      compare: CompareSchema.optional(),
+      tolerance: z.number().positive().max(1).optional().describe('floats: |expected - got| ≤ tolerance × max(1, |expected|) (default 1e-9)'),
+      check: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('instead of expect: an expression for a checker-side function called with the result; it passes by returning true (or nothing) and fails by returning anything else or raising'),
       name: z.string().optional(),
     })
-    .strict(),
+    .strict()
+    .refine((t) => (t.expect === undefined) !== (t.check === undefined), { message: 'give exactly one of expect and check' }),
   z
     .object({
-      code: z.string().min(1).describe('statements; python: assert x, "message"; node: throw new Error(msg) or assert'),
+      code: z.string().min(1).describe('statements run in the checker; python: assert x, "message"; node: throw new Error(msg) or assert'),
       name: z.string().optional(),
     })
     .strict(),
@@ -26,7 +38,16 @@ export const CodeGraderSchema = z
     type: z.literal('code'),
     language: LanguageSchema,
     function: z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/).describe('the function or class the reply must define'),
-    setup: z.string().optional().describe('hidden helper code run after the solution, before the tests'),
+    setup: z
+      .string()
+      .optional()
+      .describe('checker-side helpers (input generators, checks, expected-value code), run in the checker process before the tests; never seen by the solution'),
+    driver: z
+      .string()
+      .optional()
+      .describe(
+        "input-only helpers loaded into the solution's process after the program (call drivers such as a loop over operations); tests call its top-level names like solution names. Must never contain expected values",
+      ),
     tests: z.array(CodeTestSchema).min(1),
     timeout_s: z.number().positive().max(120).optional().describe('wall limit when not complexity-calibrated (default 15)'),
     memory_mb: z.int().min(64).max(8192).optional(),

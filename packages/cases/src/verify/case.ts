@@ -128,8 +128,8 @@ function metered(sandbox: Sandbox, add: (ms: number) => void): Sandbox {
       add(result.wall_ms);
       return result;
     },
-    runHarness: async (request) => {
-      const result = await sandbox.runHarness(request);
+    runPair: async (request) => {
+      const result = await sandbox.runPair(request);
       add(result.wall_ms);
       return result;
     },

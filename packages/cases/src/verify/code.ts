@@ -21,6 +21,41 @@ export interface CodeVerifyOutcome {
 
 const FENCE = { python: 'python', node: 'javascript' } as const;
 
+/** Expected values too common to mean anything when a driver happens to contain them. */
+const TRIVIAL_EXPECTED = new Set(['None', 'True', 'False', 'null', 'true', 'false', 'undefined', '[]', '{}', '()', '""', "''", 'set()', 'new Map()', 'new Set()']);
+
+/**
+ * A driver runs in the solution's process, so it must hold no expected value: no call test's expected
+ * literal (four characters or more, not a trivial one) and no long number (six digits or more) that a
+ * code test compares against. Pure; returns problems.
+ */
+export function driverLeaks(g: GraderOf<'code'>): string[] {
+  const driver = g.driver;
+  if (!driver) return [];
+  const problems: string[] = [];
+  g.tests.forEach((t, i) => {
+    const label = `test ${i + 1}${t.name ? ` (${t.name})` : ''}`;
+    if ('call' in t) {
+      const literal = t.expect === undefined ? '' : String(t.expect).trim();
+      if (literal.length >= 4 && !TRIVIAL_EXPECTED.has(literal) && driver.includes(literal)) problems.push(`the driver contains ${label}'s expected value ${literal.slice(0, 60)}`);
+      return;
+    }
+    for (const line of t.code.split('\n')) {
+      if (!/==|!==|expect|assert/i.test(line)) continue;
+      for (const m of line.matchAll(/(?<![\w.])-?\d{6,}(?![\w.])/g)) {
+        if (new RegExp(`(?<![\\w.])${m[0]}(?![\\w.])`).test(driver)) problems.push(`the driver contains ${m[0]}, which ${label} compares against`);
+      }
+    }
+  });
+  return problems;
+}
+
+/** A wrong solution that fails only because it reads a helper name nobody defines proves nothing about the tests. */
+function missingHelper(reason: string): string | null {
+  const m = /NameError: name '(_\w+)' is not defined|ReferenceError: (_\w+) is not defined/.exec(reason);
+  return m ? (m[1] ?? m[2] ?? null) : null;
+}
+
 /**
  * A code case proves itself: the reference solution (as a fenced reply, through the real extraction and
  * grading path) passes in the real sandbox; every wrong solution fails; a too_slow one fails by TIMEOUT
@@ -32,6 +67,7 @@ export async function verifyCode(c: MaterializedCase, sandbox: Sandbox, signal?:
   const g = c.grader as GraderOf<'code'>;
   const out: CodeVerifyOutcome = { problems: [], warnings: [], executed: 0, negative_controls: 0, calibration: null };
   if (g.tests.length < MIN_CODE_TESTS) out.problems.push(`${g.tests.length} tests; coding cases need at least ${MIN_CODE_TESTS}`);
+  out.problems.push(...driverLeaks(g));
   const reply = referenceText(c) ?? '';
   const extracted = extractCode(reply, g.language, g.function);
   if (!extracted.ok) {
@@ -82,6 +118,8 @@ async function wrongSolutions(c: MaterializedCase, g: GraderOf<'code'>, sandbox:
       if (r.status === 'error') return `${label}: ${r.reason}`;
       if (r.status === 'pass') return `${label} PASSES the tests — the tests cannot catch it`;
       if (wrong.too_slow && !r.reason.startsWith('TIMEOUT')) return `${label} should fail by TIMEOUT, but: ${r.reason}`;
+      const helper = missingHelper(r.reason);
+      if (helper) return `${label} fails only because ${helper} is not defined in the solution's process (put what it reads in the grader's driver): ${r.reason}`;
       return null;
     }),
   );

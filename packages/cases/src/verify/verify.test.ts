@@ -175,7 +175,7 @@ describe('scheduling', () => {
     const fake: Sandbox = {
       sandboxed: true,
       run: async () => ({ status: 'ok', exit_code: 0, signal: null, stdout: '10\n', stderr: '', stdout_truncated: false, stderr_truncated: false, wall_ms: 5, cpu_ms: 1, sandboxed: true }),
-      runHarness: () => Promise.reject(new Error('not used')),
+      runPair: () => Promise.reject(new Error('not used')),
     };
     const done = verifyCases([math('a'), instruct('b'), math('c'), instruct('d')], {
       sandbox: () => gate,
