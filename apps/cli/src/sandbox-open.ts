@@ -14,15 +14,27 @@ export interface OpenSandboxOptions {
 
 /** The sandbox, or null when bubblewrap is unusable and running unsandboxed was not allowed. */
 export async function openSandbox(io: CliIO, o: OpenSandboxOptions): Promise<Sandbox | null> {
-  const bwrapPath = io.env['CRUCIBLEFORGE_BWRAP'] || undefined;
-  let sandbox: Sandbox;
   try {
-    sandbox = await createSandbox({ allowUnsandboxed: o.allowUnsandboxed, ...(bwrapPath ? { bwrapPath } : {}), ...(o.poolSize ? { poolSize: o.poolSize } : {}) });
+    return await create(io, o);
   } catch (error) {
     if (!isSandboxError(error, 'SANDBOX_UNAVAILABLE')) throw error;
     if (!o.quiet) io.stderr.write(`${o.who}: ${error.message}\nModel-written code is only ever run sandboxed; install bubblewrap, or pass --allow-unsandboxed to accept the risk.\n`);
     return null;
   }
+}
+
+async function create(io: CliIO, o: OpenSandboxOptions): Promise<Sandbox> {
+  const bwrapPath = io.env['CRUCIBLEFORGE_BWRAP'] || undefined;
+  const sandbox = await createSandbox({ allowUnsandboxed: o.allowUnsandboxed, ...(bwrapPath ? { bwrapPath } : {}), ...(o.poolSize ? { poolSize: o.poolSize } : {}) });
   if (!sandbox.sandboxed && !o.quiet) io.stderr.write(`${o.who}: WARNING: bwrap is unavailable; code runs WITHOUT a sandbox (--allow-unsandboxed)\n`);
   return sandbox;
+}
+
+/**
+ * A sandbox made on first use (a command that may need none): `$CRUCIBLEFORGE_BWRAP` honoured, an unsandboxed
+ * run said on stderr; throws SANDBOX_UNAVAILABLE (exit 3) when bubblewrap is unusable and that was not allowed.
+ */
+export function lazySandbox(io: CliIO, o: Omit<OpenSandboxOptions, 'quiet'>): () => Promise<Sandbox> {
+  let made: Promise<Sandbox> | null = null;
+  return () => (made ??= create(io, o));
 }

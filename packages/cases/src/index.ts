@@ -30,6 +30,7 @@ export { initialMessages, nextMessages, DEFAULT_MAX_TURNS } from './conversation
 export type { NextStep } from './conversation';
 export { referenceText, referenceTurn, referenceTranscript } from './reference';
 export { grade } from './grade';
+export { parseReplyFile } from './reply-file';
 
 // Verifying the set (cases verify)
 export { verifyCases } from './verify/index';

@@ -1,4 +1,5 @@
-import type { LeaseView } from './protocol';
+import type { LocalLockInfo } from './local-lock';
+import type { LeaseView, ResidentModel } from './protocol';
 import type { LeaseProgress } from './types';
 
 /** `45 s`, `12 min`, `3.5 h`; `-` when unknown. */
@@ -32,3 +33,15 @@ export function describeLeaseProgress(event: LeaseProgress): string | null {
   }
 }
 
+
+/** One local GPU lock as `lease status` lists it: the GPU, held or stale, and who holds it since when. */
+export function describeLocalLock(lock: LocalLockInfo): string {
+  const r = lock.record;
+  const state = lock.alive === true ? 'held' : lock.alive === false ? 'stale (will be taken over)' : 'unknown';
+  return `GPU ${lock.device}  ${state}${r ? `  pid ${r.pid} on ${r.host}  ${r.holder}  since ${r.started_at}${r.reason ? `  "${r.reason}"` : ''}` : ''}`;
+}
+
+/** A model the server has loaded: its id, state, GPUs and active requests. */
+export function describeResident(model: ResidentModel): string {
+  return `${model.model_id}  ${model.state}  GPU ${(model.plan?.devices ?? []).join(',')}  active ${model.active_requests ?? 0}`;
+}

@@ -5,7 +5,7 @@ export type { RunnerErrorCode, ConfigIssue } from './errors';
 // models.yaml
 export { configSchema } from './config-schema';
 export type { RunnerConfigData } from './config-schema';
-export { parseConfig, loadConfig, resolveConfigPath, resolveModel, selectModels, apiKeyFor, configuredSecrets, endpointConfig } from './config';
+export { parseConfig, loadConfig, resolveConfigPath, configuredSecrets, endpointConfig } from './config';
 export type { RunnerConfig } from './config';
 export { exampleConfig } from './config-example';
 export { importOpenClaw } from './openclaw';
@@ -21,6 +21,7 @@ export { summarizeRun } from './engine';
 export { EventChannel } from './events';
 export type { RunEvent, RunProgress, RunSummary } from './events';
 export { eventText, summaryLines, estimateLines, formatDuration } from './events-text';
+export { setupLines } from './status-text';
 export type { CostEstimate } from './cost';
 export type { CaseDriver } from './driver';
 export type { RunWorld } from './world';

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { CATEGORIES } from '@crucibleforge/core';
-import { assertKnownIds, formatVerifySummary, isCasesError, verifyCases, type LoadedCase } from '@crucibleforge/cases';
-import { createSandbox, isSandboxError, type Sandbox } from '@crucibleforge/sandbox';
+import { assertKnownIds, formatVerifySummary, verifyCases, type LoadedCase } from '@crucibleforge/cases';
+import { lazySandbox } from '../sandbox-open';
+import { withRunnerErrors } from '../runner-context';
 import { parseCommandArgs } from '../args';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
@@ -117,44 +118,21 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   const dir = casesDirOf(io, values.cases);
   const selection = await loadSelection(io, dir, values.profile);
   if (typeof selection === 'number') return selection;
-  let cases: LoadedCase[];
-  try {
-    cases = filterCases(io, dir, selection.all, selection.cases, positionals);
-  } catch (error) {
-    if (isCasesError(error, 'CASES_UNKNOWN_CASE')) {
-      io.stderr.write(`crucibleforge cases: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    throw error;
-  }
-  const bwrapPath = io.env['CRUCIBLEFORGE_BWRAP'];
-  const makeSandbox = async (): Promise<Sandbox> => {
-    const sandbox = await createSandbox({ allowUnsandboxed: values['allow-unsandboxed'] ?? false, ...(bwrapPath ? { bwrapPath } : {}) });
-    if (!sandbox.sandboxed) io.stderr.write('crucibleforge cases verify: WARNING: bwrap is unavailable; running case programs WITHOUT a sandbox\n');
-    return sandbox;
-  };
+  // an unknown id is a config error (exit 2); no sandbox is exit 3 (withRunnerErrors)
+  const cases = filterCases(io, dir, selection.all, selection.cases, positionals);
   const started = performance.now();
-  let report;
-  try {
-    report = await verifyCases(cases, {
-      sandbox: makeSandbox,
-      signal: io.signal,
-      onResult: (r) => {
-        if (!r.ok) {
-          io.stdout.write(`FAIL ${r.id} (${r.file})\n${r.problems.map((p) => `  - ${p}\n`).join('')}`);
-        } else if (values.verbose) {
-          io.stdout.write(`ok   ${r.id} (${(r.elapsed_ms / 1000).toFixed(1)} s; sandbox ${(r.sandbox_ms / 1000).toFixed(1)} s)\n`);
-        }
-        if (values.verbose) for (const w of r.warnings) io.stdout.write(`  warning: ${w}\n`);
-      },
-    });
-  } catch (error) {
-    if (isSandboxError(error, 'SANDBOX_UNAVAILABLE')) {
-      io.stderr.write(`crucibleforge cases verify: ${error.message}\n`);
-      return EXIT.noSandbox;
-    }
-    throw error;
-  }
+  const report = await verifyCases(cases, {
+    sandbox: lazySandbox(io, { who: 'crucibleforge cases verify', allowUnsandboxed: values['allow-unsandboxed'] ?? false }),
+    signal: io.signal,
+    onResult: (r) => {
+      if (!r.ok) {
+        io.stdout.write(`FAIL ${r.id} (${r.file})\n${r.problems.map((p) => `  - ${p}\n`).join('')}`);
+      } else if (values.verbose) {
+        io.stdout.write(`ok   ${r.id} (${(r.elapsed_ms / 1000).toFixed(1)} s; sandbox ${(r.sandbox_ms / 1000).toFixed(1)} s)\n`);
+      }
+      if (values.verbose) for (const w of r.warnings) io.stdout.write(`  warning: ${w}\n`);
+    },
+  });
   const seconds = (performance.now() - started) / 1000;
   if (values.verbose && report.results.length > 1) {
     // by the case's own sandbox time: elapsed time also counts waiting for the shared pool
@@ -172,10 +150,8 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const [sub, ...rest] = args;
-    if (sub === 'list') return list(rest, io);
-    if (sub === 'verify') return verify(rest, io);
-    if (sub === 'grade') return grade(rest, io);
-    if (sub === 'show') return show(rest, io);
+    const run = sub === 'list' ? list : sub === 'verify' ? verify : sub === 'grade' ? grade : sub === 'show' ? show : undefined;
+    if (run) return withRunnerErrors(io, 'cases', () => run(rest, io));
     throw new UsageError(sub === undefined ? 'give a subcommand: list, verify, grade or show' : `unknown subcommand "${sub}" (list, verify, grade or show)`);
   },
 };

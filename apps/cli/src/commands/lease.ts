@@ -4,6 +4,8 @@ import {
   acquireLocalLease,
   describeLease,
   describeLeaseProgress,
+  describeLocalLock,
+  describeResident,
   fetchServerStatus,
   isLeaseError,
   listGpuIndices,
@@ -108,11 +110,7 @@ async function status(values: Values, io: CliIO): Promise<number> {
       return EXIT.ok;
     }
     io.stdout.write(`local GPU locks in ${dir}: ${locks.length === 0 ? 'none' : ''}\n`);
-    for (const lock of locks) {
-      const r = lock.record;
-      const state = lock.alive === true ? 'held' : lock.alive === false ? 'stale (will be taken over)' : 'unknown';
-      io.stdout.write(`  GPU ${lock.device}  ${state}${r ? `  pid ${r.pid} on ${r.host}  ${r.holder}  since ${r.started_at}${r.reason ? `  "${r.reason}"` : ''}` : ''}\n`);
-    }
+    for (const lock of locks) io.stdout.write(`  ${describeLocalLock(lock)}\n`);
     return EXIT.ok;
   }
   const conn = connection(values, io);
@@ -125,9 +123,7 @@ async function status(values: Values, io: CliIO): Promise<number> {
   io.stdout.write(`leases on ${values.server}: ${leases.length === 0 ? 'none' : ''}\n`);
   for (const lease of leases) io.stdout.write(`  ${describeLease(lease, nowS)}\n`);
   io.stdout.write(`loaded models: ${server.loaded.length === 0 ? 'none' : ''}\n`);
-  for (const model of server.loaded) {
-    io.stdout.write(`  ${model.model_id}  ${model.state}  GPU ${(model.plan?.devices ?? []).join(',')}  active ${model.active_requests ?? 0}\n`);
-  }
+  for (const model of server.loaded) io.stdout.write(`  ${describeResident(model)}\n`);
   return EXIT.ok;
 }
 

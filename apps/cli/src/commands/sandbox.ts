@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
 import { describeResult, type SandboxLanguage, type SandboxResult } from '@crucibleforge/sandbox';
 import { openSandbox } from '../sandbox-open';
-import { intFlag, parseCommandArgs } from '../args';
+import { intFlag, numberFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 
 const usage = `Usage: crucibleforge sandbox exec --lang python|node <file> [--timeout-s N] [--memory-mb N] [--json] [--allow-unsandboxed]
@@ -27,13 +27,6 @@ Environment:
 const LANGUAGES: Record<string, SandboxLanguage> = { python: 'python', py: 'python', node: 'node', js: 'node', javascript: 'node' };
 const EXTENSIONS: Record<string, SandboxLanguage> = { '.py': 'python', '.js': 'node', '.mjs': 'node', '.cjs': 'node' };
 
-function positiveSeconds(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout-s must be a positive number of seconds, got "${value}"`);
-  return seconds;
-}
-
 async function exec(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     lang: { type: 'string' },
@@ -54,7 +47,7 @@ async function exec(args: string[], io: CliIO): Promise<number> {
     language = EXTENSIONS[extname(file).toLowerCase()];
     if (!language) throw new UsageError(`--lang is required: cannot tell the language of ${positionals[0]} from its extension`);
   }
-  const timeoutS = positiveSeconds(values['timeout-s']);
+  const timeoutS = numberFlag('timeout-s', values['timeout-s']);
   const memoryMb = intFlag('memory-mb', values['memory-mb'], 1024, 16);
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new UsageError(`program file not found: ${file}`);
