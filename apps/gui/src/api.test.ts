@@ -186,7 +186,7 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
     await error(`baseline=20990101-000000-zzzz&candidate=${second}`, 404, 'no run "20990101-000000-zzzz"');
     await error(`baseline=..&candidate=${second}`, 400, 'invalid run id');
     await error(`baseline=${second}&candidate=${second}&gate=latency`, 400, 'unknown gate "latency"');
-    await error(`baseline=${second}&candidate=${second}&max_slowdown=fast`, 400, 'max_slowdown must be a number ≥ 0');
+    await error(`baseline=${second}&candidate=${second}&max_slowdown=fast`, 400, 'query parameter max_slowdown must be a percentage ≥ 0');
     // the same run at other case revisions shares nothing to compare
     const copy = '20990101-000000-copy';
     await mkdir(join(results.dir, copy));

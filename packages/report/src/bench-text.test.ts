@@ -1,7 +1,7 @@
 import type { GradeOutcome } from '@crucibleforge/core';
 import { describe, expect, it } from 'vitest';
 import { benchScores } from './bench';
-import { benchDotWidth, benchScoreLine, benchTestLines, columns, type BenchRow, type Paint } from './bench-text';
+import { benchDotWidth, benchScoreLine, BenchSections, benchTestLines, columns, type BenchRow, type Paint } from './bench-text';
 
 const result = (over: Partial<BenchRow> & { status?: GradeOutcome['status']; reason?: string; parts?: unknown[] } = {}): BenchRow => ({
   case_id: 'x',
@@ -44,5 +44,23 @@ describe('bench-llm text', () => {
 
   it('lays cells out in left-aligned columns', () => {
     expect(columns([['MODEL', 'SIZE'], ['a-long-id', '1 GB']], '  ')).toEqual(['  MODEL      SIZE', '  a-long-id  1 GB']);
+  });
+
+  it('prints the sections test by test: a heading as a section begins, the lines of each test, the score as it ends', () => {
+    const tests = [
+      { id: 'code', title: 'Code', category: 'coding' },
+      { id: 'json', title: 'JSON Compliance', category: 'instruct' },
+      { id: 'fit', title: 'Agent Fit', category: 'agent' },
+    ];
+    const s = new BenchSections(tests, plain);
+    expect(s.start('code')).toEqual(['  🧠 ABILITY TESTS']);
+    expect(s.end({ ...result({}), case_id: 'code', title: 'Code', category: 'coding' })).toEqual([`    Code${'.'.repeat(benchDotWidth(['Code', 'JSON Compliance']) - 4)} PASS`]);
+    expect(s.start('json')).toEqual([]);
+    s.end({ ...result({ status: 'fail', reason: 'not JSON' }), case_id: 'json' });
+    expect(s.start('fit')).toEqual(['    Ability Score: 1/2', '', '  🤖 AGENT FITNESS TESTS']);
+    s.end({ ...result({ parts: [{ name: 'Task Acknowledgment', pass: true, reason: 'ok' }] }), case_id: 'fit', title: 'Agent Fit', category: 'agent' });
+    expect(s.close()).toEqual(['    Agent Fitness Score: 1/1', '']);
+    expect(s.close()).toEqual([]);
+    expect(s.rows.map((r) => r.case_id)).toEqual(['code', 'json', 'fit']);
   });
 });

@@ -100,3 +100,50 @@ export function benchScoreLine(rows: readonly BenchRow[], agent: boolean): strin
   const s = benchScores(rows);
   return agent ? `    Agent Fitness Score: ${s.agent}/${s.agentTotal}` : `    Ability Score: ${s.ability}/${s.abilityTotal}`;
 }
+
+/** A test of the suite as planned: what the sections need to align names and tell ability from agent tests. */
+export interface BenchTest {
+  id: string;
+  title?: string | undefined;
+  category: string;
+}
+
+/**
+ * The ability and agent-fitness sections of a bench-llm run as lines, fed test by test: the heading when a
+ * section begins, the dotted line(s) of each finished test, the section's score when it ends.
+ */
+export class BenchSections<Row extends BenchRow = BenchRow> {
+  readonly rows: Row[] = [];
+  #section: 'ability' | 'agent' | null = null;
+
+  constructor(
+    private readonly tests: readonly BenchTest[],
+    private readonly paint: Paint,
+  ) {}
+
+  /** A test starts: the heading of its section when the section changes (the score of the last one first). */
+  start(caseId: string): string[] {
+    const section = this.tests.find((c) => c.id === caseId)?.category === 'agent' ? 'agent' : 'ability';
+    if (this.#section === section) return [];
+    const closing = this.close();
+    this.#section = section;
+    return [...closing, `  ${this.paint.bold(benchSectionTitle(section === 'agent'))}`];
+  }
+
+  /** A test ended: its line, or a line per part, dotted to the width of the section's names. */
+  end(row: Row): string[] {
+    this.rows.push(row);
+    const agent = row.category === 'agent';
+    const names = this.tests.filter((c) => (c.category === 'agent') === agent).map((c) => c.title ?? c.id);
+    const parts = benchParts(row)?.map((p) => p.name) ?? [];
+    return benchTestLines(row, benchDotWidth([...names, ...parts]), this.paint);
+  }
+
+  /** The score line of the open section (none when no section is open). */
+  close(): string[] {
+    if (this.#section === null) return [];
+    const agent = this.#section === 'agent';
+    this.#section = null;
+    return [benchScoreLine(this.rows.filter((r) => (r.category === 'agent') === agent), agent), ''];
+  }
+}

@@ -5,13 +5,13 @@ export { renderSpeedReport, speedEventText, partialTimingsText } from './speed-t
 export { renderPairwiseMarkdown } from './render-pairwise';
 export { benchResults, benchScores, benchParts } from './bench';
 export type { BenchResults, BenchScores, BenchPart } from './bench';
-export { benchHeader, benchSpeedSection, benchTestLines, benchScoreLine, benchSectionTitle, benchDotWidth, formatBytes, columns } from './bench-text';
-export type { Paint, BenchRow } from './bench-text';
+export { benchHeader, benchSpeedSection, benchTestLines, BenchSections, formatBytes, columns } from './bench-text';
+export type { Paint, BenchRow, BenchTest } from './bench-text';
 export { renderJson, renderReportFiles, parseReportFormats, REPORT_FORMATS } from './output';
 export type { ReportFile, ReportFormat } from './output';
 export { mcnemarExact, holmAdjust } from './stats';
 export { compareRuns, renderComparisonJson } from './compare';
-export { parseGate, GATE_METRICS, DEFAULT_GATE, DEFAULT_THRESHOLDS } from './compare-gate';
+export { parseGate, parseThresholds, GATE_METRICS, DEFAULT_GATE, DEFAULT_THRESHOLDS } from './compare-gate';
 export { renderComparisonText } from './render-compare-text';
 export { renderComparisonMarkdown } from './render-compare-markdown';
 export { COMPARISON_SCHEMA_VERSION } from './compare-types';

@@ -1,18 +1,8 @@
 import { dirname, join } from 'node:path';
-import { CrucibleError, makeRedactor, redactDeep, type GradeStatus } from '@crucibleforge/core';
-import {
-  benchDotWidth,
-  benchHeader,
-  benchResults,
-  benchScoreLine,
-  benchSectionTitle,
-  benchSpeedSection,
-  benchTestLines,
-  type BenchResults,
-  type Paint,
-} from '@crucibleforge/report';
+import { CrucibleError, makeRedactor, redactDeep } from '@crucibleforge/core';
+import { benchHeader, benchResults, BenchSections, benchSpeedSection, type BenchResults, type Paint } from '@crucibleforge/report';
 import type { PlannedCase } from '@crucibleforge/cases';
-import { createRun, defaultDriver, readRunSpeed, type CaseDriver, type RunEvent, type RunRow } from '@crucibleforge/runner';
+import { createRun, defaultDriver, readRunSpeed, type CaseDriver, type RunHandle, type RunRow } from '@crucibleforge/runner';
 import { sandboxError } from '@crucibleforge/sandbox';
 import { openSandbox } from '../sandbox-open';
 import { runSpeedBenchmark, type SpeedReport, type SpeedSettings } from '@crucibleforge/speed';
@@ -103,55 +93,25 @@ function inSuiteOrder(driver: CaseDriver): CaseDriver {
   return { ...driver, plan: async (selection) => (await driver.plan(selection)).sort((a, b) => seedRank(a) - seedRank(b) || a.id.localeCompare(b.id)) };
 }
 
-/** Renders the run's events bench-llm style: the speed section, then each test as it ends, with a score per section. */
-class SuitePrinter {
-  readonly rows: RunRow[] = [];
-  #section: 'ability' | 'agent' | null = null;
-  stopped = false;
-  constructor(
-    private readonly io: CliIO,
-    private readonly paint: Paint,
-    private readonly planned: readonly PlannedCase[],
-    private readonly speedOf: () => Promise<SpeedReport | null>,
-  ) {}
-
-  #say(lines: string[]): void {
-    this.io.stdout.write(`${lines.join('\n')}\n`);
-  }
-
-  #enter(section: 'ability' | 'agent'): void {
-    if (this.#section === section) return;
-    this.#close();
-    this.#section = section;
-    this.#say([`  ${this.paint.bold(benchSectionTitle(section === 'agent'))}`]);
-  }
-
-  #close(): void {
-    if (this.#section === null) return;
-    const agent = this.#section === 'agent';
-    this.#say([benchScoreLine(this.rows.filter((r) => (r.category === 'agent') === agent), agent), '']);
-  }
-
-  async on(event: RunEvent): Promise<void> {
+/** Prints the run's events bench-llm style (the reporter's sections): the speed section, each test as it ends, a score per section. */
+async function follow(handle: RunHandle, io: CliIO, paint: Paint, speedOf: () => Promise<SpeedReport | null>): Promise<{ rows: RunRow[]; stopped: boolean }> {
+  const sections = new BenchSections<RunRow>(handle.plan.cases, paint);
+  const say = (lines: string[]) => lines.length > 0 && io.stdout.write(`${lines.join('\n')}\n`);
+  let stopped = false;
+  for await (const event of handle.events) {
     if (event.type === 'speed') {
-      const report = await this.speedOf();
-      if (report) this.#say(benchSpeedSection(report, this.paint));
-    } else if (event.type === 'case-start') {
-      this.#enter(this.planned.find((c) => c.id === event.case_id)?.category === 'agent' ? 'agent' : 'ability');
-    } else if (event.type === 'case-end') {
-      const row = event.row;
-      this.rows.push(row);
-      const agent = row.category === 'agent';
-      const names = this.planned.filter((c) => (c.category === 'agent') === agent).map((c) => c.title ?? c.id);
-      const parts = (row.grade.details?.['parts'] as { name: string }[] | undefined) ?? [];
-      this.#say(benchTestLines(row, benchDotWidth([...names, ...parts.map((p) => p.name)]), this.paint));
-    } else if (event.type === 'model-stopped') {
-      this.stopped = true;
-      this.io.stderr.write(`bench-llm: the endpoint failed: ${event.message}\n`);
-    } else if (event.type === 'notice') {
-      this.io.stderr.write(`bench-llm: ${event.message}\n`);
-    } else if (event.type === 'run-end') this.#close();
+      const report = await speedOf();
+      if (report) say(benchSpeedSection(report, paint));
+    } else if (event.type === 'case-start') say(sections.start(event.case_id));
+    else if (event.type === 'case-end') say(sections.end(event.row));
+    else if (event.type === 'run-end') say(sections.close());
+    else if (event.type === 'notice') io.stderr.write(`bench-llm: ${event.message}\n`);
+    else if (event.type === 'model-stopped') {
+      stopped = true;
+      io.stderr.write(`bench-llm: the endpoint failed: ${event.message}\n`);
+    }
   }
+  return { rows: sections.rows, stopped };
 }
 
 interface Measured {
@@ -198,19 +158,19 @@ async function suite(o: EndpointOptions, model: string, settings: SpeedSettings,
     ...leaseCacheOption(io.env),
   });
   const speedOf = async () => (await readRunSpeed(runsDir, handle.runId))?.find((s) => s.model === label)?.report ?? null;
-  const printer = new SuitePrinter(io, paint, handle.plan.cases, speedOf);
   const onAbort = () => handle.stop('interrupted');
   io.signal.addEventListener('abort', onAbort, { once: true });
+  let seen: Awaited<ReturnType<typeof follow>>;
   try {
-    for await (const event of handle.events) await printer.on(event);
+    seen = await follow(handle, io, paint, speedOf);
     await handle.done;
   } finally {
     io.signal.removeEventListener('abort', onAbort);
   }
-  const status = (s: GradeStatus) => printer.rows.some((r) => r.grade.status === s);
-  const skippedCode = printer.rows.some((r) => r.grade.status === 'skipped' && /no sandbox/.test(r.grade.reason));
-  const code = printer.stopped || status('error') ? EXIT.failed : skippedCode ? EXIT.noSandbox : EXIT.ok;
-  return { speed: await speedOf(), rows: printer.rows, run: { run_id: handle.runId, dir: handle.plan.dir }, casesDir, sandboxed: sandbox?.sandboxed ?? null, code };
+  const { rows, stopped } = seen;
+  const skippedCode = rows.some((r) => r.grade.status === 'skipped' && /no sandbox/.test(r.grade.reason));
+  const code = stopped || rows.some((r) => r.grade.status === 'error') ? EXIT.failed : skippedCode ? EXIT.noSandbox : EXIT.ok;
+  return { speed: await speedOf(), rows, run: { run_id: handle.runId, dir: handle.plan.dir }, casesDir, sandboxed: sandbox?.sandboxed ?? null, code };
 }
 
 async function benchmark(model: string, values: Values, io: CliIO): Promise<number> {

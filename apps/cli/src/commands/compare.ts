@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { compareRuns, DEFAULT_GATE, parseGate, renderComparisonJson, renderComparisonMarkdown, renderComparisonText, type GateMetric } from '@crucibleforge/report';
+import { compareRuns, DEFAULT_GATE, parseGate, parseThresholds, renderComparisonJson, renderComparisonMarkdown, renderComparisonText } from '@crucibleforge/report';
 import { parseCommandArgs } from '../args';
 import { loadSide, parseSideSpec } from '../compare-sides';
 import { EXIT, UsageError, type CommandModule } from '../io';
@@ -45,29 +45,11 @@ const options = {
   'baseline-results': { type: 'string' },
 } as const;
 
-/** `3` / `3pp` → 3 percentage points; `10` / `10%` → 0.1; anything below 0 or not a number names the flag. */
-function amountFlag(name: string, value: string | undefined, unit: 'pp' | '%'): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value.trim().replace(unit === 'pp' ? /\s*pp$/i : /\s*%$/, ''));
-  const what = unit === 'pp' ? 'percentage points ≥ 0 (e.g. 3)' : 'a percentage ≥ 0 (e.g. 10%)';
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be ${what}, got "${value}"`);
-  return unit === 'pp' ? n : n / 100;
-}
-
 function alphaFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!(n > 0 && n < 1)) throw new UsageError(`--alpha must be a number between 0 and 1 (e.g. 0.05), got "${value}"`);
   return n;
-}
-
-function gateFlag(value: string | undefined): GateMetric[] | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return parseGate(value);
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }
 
 export const command: CommandModule = {
@@ -77,16 +59,15 @@ export const command: CommandModule = {
     if (positionals.length !== 2) throw new UsageError(`give a baseline and a candidate (RUN_ID[:model] each), got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
     const baselineSpec = parseSideSpec(positionals[0]!, 'baseline');
     const candidateSpec = parseSideSpec(positionals[1]!, 'candidate');
-    const gate = gateFlag(values.gate);
-    const amounts = {
-      max_drop_pp: amountFlag('max-drop-pp', values['max-drop-pp'], 'pp'),
-      max_slowdown: amountFlag('max-slowdown', values['max-slowdown'], '%'),
-      max_cost_increase: amountFlag('max-cost-increase', values['max-cost-increase'], '%'),
-      max_token_increase: amountFlag('max-token-increase', values['max-token-increase'], '%'),
-    };
-    const thresholds = Object.fromEntries(Object.entries(amounts).filter(([, v]) => v !== undefined)) as Partial<Record<keyof typeof amounts, number>>;
     const alpha = alphaFlag(values.alpha);
     return withRunnerErrors(io, 'compare', async () => {
+      // an unknown gate or a bad threshold is a config error naming the flag (exit 2)
+      const gate = values.gate === undefined ? undefined : parseGate(values.gate);
+      const flag = (key: string) => `--${key.replace(/_/g, '-')}`;
+      const thresholds = parseThresholds(
+        { max_drop_pp: values['max-drop-pp'], max_slowdown: values['max-slowdown'], max_cost_increase: values['max-cost-increase'], max_token_increase: values['max-token-increase'] },
+        flag,
+      );
       const resultsDir = resultsDirOf(io, values.results);
       const baselineDir = values['baseline-results'] ? resolve(io.cwd, values['baseline-results']) : resultsDir;
       const comparison = compareRuns({

@@ -1,4 +1,8 @@
 import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ReportData } from '@crucibleforge/report';
+import { listRuns } from '@crucibleforge/runner';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
@@ -96,11 +100,43 @@ describe('crucibleforge gui', { timeout: 30_000 }, () => {
 
   it('a malformed models.yaml is a config error naming file and line (exit 2)', async () => {
     const ws = await fixtureWorkspace(sim.url);
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(ws.config, 'providers:\n  x: { kind: nope, base_url: http://h/v1 }\n');
     const gui = await startGui(['--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR, '--allow-unsandboxed']);
     expect(await gui.exit).toBe(2);
     expect(gui.stderr()).toMatch(new RegExp(`${ws.config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:`));
     expect(existsSync(ws.results)).toBe(false);
+  });
+
+  it('shows the leaderboard `report` writes for the same run: ranks, rates, speed measured by the run, pairwise', async () => {
+    const ws = await fixtureWorkspace(sim.url);
+    const args = ['--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR, '--allow-unsandboxed'];
+    expect(await main(['run', '--profile', 'quick', '--models', 'strong,weak', '--yes', ...args], memoryIO({ cwd: ws.dir }).io)).toBe(0);
+    const [run] = await listRuns(ws.results);
+    const summary = {
+      models: ['strong', 'weak'],
+      pairs: [{ a: 'strong', b: 'weak', wins: 3, ties: 0, losses: 1, win_rate: 0.75, ci95: [0.3, 0.95] }],
+      ratings: [{ model: 'strong', rating: 1100 }, { model: 'weak', rating: 900 }],
+      judge: null,
+    };
+    await writeFile(join(ws.results, 'pairwise.json'), JSON.stringify({ schema_version: 1, summary, games: [] }));
+    const out = join(ws.dir, 'board');
+    expect(await main(['report', '--run', run!.run_id, '--results', ws.results, '--format', 'json', '--out', out], memoryIO({ cwd: ws.dir }).io)).toBe(0);
+    const cli = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as ReportData;
+    expect(cli.models.map((m) => [m.model, m.speed?.source])).toEqual([['strong', 'speed-run'], ['weak', 'speed-run']]);
+    expect(cli.pairwise).not.toBeNull();
+
+    const gui = await startGui(args);
+    try {
+      const page = (await (await fetch(`${gui.url}api/runs/${run!.run_id}`)).json()) as { report: ReportData };
+      // one board: the same models in the same order with the same rates, intervals, speed and costs; the same
+      // paired tests, pairwise ratings, categories, counts and comparability (the GUI only trims failure details)
+      const { generated_at: _a, failures: cliFailures, ...cliBoard } = cli;
+      const { generated_at: _b, failures: guiFailures, ...guiBoard } = page.report;
+      expect(guiBoard).toEqual(cliBoard);
+      expect(guiFailures.map((f) => [f.model, f.case_id])).toEqual(cliFailures.map((f) => [f.model, f.case_id]));
+    } finally {
+      gui.stop();
+      await gui.exit;
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { startGuiServer } from '@crucibleforge/gui';
+import { GuiError, startGuiServer } from '@crucibleforge/gui';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
@@ -64,10 +64,10 @@ export const command: CommandModule = {
           ...(sandbox ? { world: { sandbox } } : {}),
         });
       } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code === 'GUI_TOKEN_INVALID') throw new UsageError(`--token: ${(error as Error).message}`);
-        if (code === 'GUI_LISTEN_FAILED') {
-          io.stderr.write(`crucibleforge gui: ${(error as Error).message} (try another --port, or --port 0 for a free one)\n`);
+        if (!(error instanceof GuiError)) throw error;
+        if (error.code === 'GUI_TOKEN_INVALID') throw new UsageError(`--token: ${error.message}`);
+        if (error.code === 'GUI_LISTEN_FAILED') {
+          io.stderr.write(`crucibleforge gui: ${error.message} (try another --port, or --port 0 for a free one)\n`);
           return EXIT.failed;
         }
         throw error;
