@@ -29,7 +29,9 @@ export type { ConcreteCase, GradeInput, GradeContext } from './types';
 export { initialMessages, nextMessages, DEFAULT_MAX_TURNS } from './conversation';
 export type { NextStep } from './conversation';
 export { referenceText, referenceTurn, referenceTranscript } from './reference';
-export { grade } from './grade';
+export { grade, GRADER_VERSION } from './grade';
+export { extractAnswer } from './answers/index';
+export type { AnswerSpec, Extracted, ExtractOptions } from './answers/index';
 export { parseReplyFile } from './reply-file';
 
 // Verifying the set (cases verify)

@@ -21,7 +21,7 @@ export { buildHaystack, estimateTokens } from './haystack/build';
 export type { Haystack } from './haystack/build';
 export { scriptedToolResults } from './conversation';
 export { gradeCode, runCodeTests, DEFAULT_CODE_TIMEOUT_MS } from './graders/code';
-export { gradeNumber, gradeExact, gradeChoice, gradeAssignments, answerNumber } from './graders/answer';
+export { gradeNumber, gradeExact, gradeChoice, gradeAssignments } from './graders/answer';
 export { gradeContains, gradeRegex, gradeJson, needlesProblem } from './graders/text';
 export { gradeToolCalls, assistantTurns } from './graders/tool-calls';
 export { argProblem, callProblem, normalizeDate, parseInstant } from './graders/tool-matchers';

@@ -3,7 +3,7 @@ import type { SimAnswer, SimRequestView } from '@crucibleforge/sim-endpoint';
 import { readFencedPrompt } from '@crucibleforge/judge';
 import { compareWithReference } from './facts';
 
-/** What the judge reads out of a reference-judge prompt (judge package protocol `ref-judge/2`; its "Grading focus" section is guidance only). */
+/** What the judge reads out of a reference-judge prompt (judge package protocol `ref-judge/3`: "Required facts" are the bullets of that section; "Grading focus" is guidance only). */
 export interface ReadJudgePrompt {
   question: string;
   reference: string;
@@ -31,8 +31,9 @@ export function readJudgePrompt(messages: readonly ChatMessage[]): ReadJudgeProm
   if (!read) return null;
   const question = section(read.before, 'Question') ?? section(read.before, 'Prompt') ?? '';
   const reference = section(read.before, 'Reference answer') ?? '';
-  const facts = (section(read.before, 'Key facts') ?? '')
+  const facts = (section(read.before, 'Required facts') ?? '')
     .split('\n')
+    .filter((l) => /^\s*-\s+/.test(l))
     .map((l) => l.replace(/^\s*-\s*/, '').trim())
     .filter(Boolean);
   const a = read.blocks['ANSWER A'];

@@ -1,4 +1,4 @@
-import { applyProfile, caseRequest, findProfile, grade, loadCaseSet, materializeCase, nextMessages, planCase, type MaterializedCase } from '@crucibleforge/cases';
+import { applyProfile, caseRequest, findProfile, grade, GRADER_VERSION, loadCaseSet, materializeCase, nextMessages, planCase, type MaterializedCase } from '@crucibleforge/cases';
 import type { CaseDriver } from './driver';
 import { RunnerError } from './errors';
 
@@ -17,6 +17,7 @@ export function createCasesDriver(options: { casesDir: string }): CaseDriver<Mat
     return found;
   };
   return {
+    graderVersion: GRADER_VERSION,
     async plan({ profile, categories }) {
       const { cases, profiles } = await load();
       const chosen = findProfile(profiles, profile);

@@ -6,6 +6,7 @@ import type { SpeedSummary } from '@crucibleforge/core';
 import type { RunEvent, RunSummary } from './events';
 import type { JudgeEvent } from './judge-run';
 import type { RunPlan } from './plan';
+import type { RegradeSummary } from './regrade';
 
 /** `$12.34`, or `$0.0123` under a dollar. */
 function formatUsd(usd: number): string {
@@ -113,4 +114,22 @@ export function estimateLines(plan: Pick<RunPlan, 'estimate' | 'budgetUsd' | 'sp
     ...plan.estimate.per_model.filter((m) => m.priced).map((m) => `  ${m.model}: up to ${formatUsd(m.usd)} for ${m.cases} cases${measured(m.model)}`),
     ...(plan.budgetUsd === null ? [] : [`budget: ${formatUsd(plan.budgetUsd)} (the run stops before passing it)`]),
   ];
+}
+
+/** What `regrade` says: rows regraded with which grader version, each changed verdict, what was kept and why. */
+export function regradeLines(s: RegradeSummary): string[] {
+  const verb = s.dry_run ? 'would change' : 'changed';
+  const out = [`${s.dry_run ? 'dry run: ' : ''}regraded ${s.regraded} row${s.regraded === 1 ? '' : 's'} of run ${s.run_id} with ${s.grader_version}; ${s.changed.length} ${verb} verdict`];
+  for (const c of s.changed) {
+    out.push(`  ${c.model} ${c.case_id}${c.seed === null ? '' : ` (seed ${c.seed})`}: ${c.from.status} → ${c.to.status} (${c.to.reason.slice(0, 100)}; was ${c.from.grader_version ?? 'unversioned'}: ${c.from.reason.slice(0, 80)})`);
+  }
+  if (s.skipped.length > 0) {
+    const reasons = new Map<string, number>();
+    for (const k of s.skipped) {
+      const why = k.reason.replace(/ \(revision .*\)$/, '');
+      reasons.set(why, (reasons.get(why) ?? 0) + 1);
+    }
+    out.push(`kept ${s.skipped.length} as they were: ${[...reasons].map(([why, n]) => `${n} ${why}`).join('; ')}`);
+  }
+  return out;
 }

@@ -10,17 +10,16 @@ export type { RunnerConfig } from './config';
 export { exampleConfig } from './config-example';
 export { importOpenClaw } from './openclaw';
 export { probeProvider, modelsView } from './providers';
-export type { ProviderStatus, ServedModel, ModelsView } from './providers';
+export type { ProviderStatus, ModelsView } from './providers';
 
 // Runs
 export { planRun } from './plan';
 export { createRun, defaultDriver, preflightModel } from './api';
-export type { CreateRunOptions } from './api';
 export type { RunHandle } from './engine';
 export { summarizeRun } from './engine';
 export { EventChannel } from './events';
 export type { RunEvent, RunProgress, RunSummary } from './events';
-export { eventText, summaryLines, estimateLines, formatDuration } from './events-text';
+export { eventText, summaryLines, estimateLines, regradeLines, formatDuration } from './events-text';
 export { setupLines } from './status-text';
 export type { CostEstimate } from './cost';
 export type { CaseDriver } from './driver';
@@ -28,14 +27,14 @@ export type { RunWorld } from './world';
 export { judgeRun } from './judge-run';
 export type { JudgeSummary, JudgeEvent } from './judge-run';
 export { recoverRun } from './recover';
+export { regradeRun } from './regrade';
 export { pairwiseRun } from './pairwise';
-export type { PairwiseOptions, PairwiseResult } from './pairwise';
+export type { PairwiseResult } from './pairwise';
 
 // Stored runs
 export { listRuns, loadRun, latestRunId } from './storage';
 export type { LoadedRun } from './storage';
 export type { RunRow } from './storage-types';
 export { readRunSpeed, writeRunSpeed } from './speed-store';
-export type { RunSpeed } from './speed-store';
 export { buildBoard, writeBoard, writePairwiseFile } from './board';
 export { loadRunSide } from './run-side';
