@@ -93,16 +93,10 @@ export async function generate(values: RunValues, io: CliIO): Promise<Generation
   }
   const grading = await gradingWorld(io, values['allow-unsandboxed'] ?? false, base.config);
   if (!grading) return { code: EXIT.noSandbox, summary: null, resultsDir };
-  const handle = await createRun({ ...base, casesDir, driver, plan, toolVersion: VERSION, ...grading });
-  const onAbort = () => handle.stop('interrupted');
-  io.signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    await renderRun(handle.events, io);
-    const summary = await handle.done;
-    io.stdout.write(`${summaryLines(summary).join('\n')}\n`);
-    const failed = !summary.complete || summary.models.some((m) => m.stopped !== null);
-    return { code: failed ? EXIT.failed : EXIT.ok, summary, resultsDir };
-  } finally {
-    io.signal.removeEventListener('abort', onAbort);
-  }
+  const handle = await createRun({ ...base, casesDir, driver, plan, toolVersion: VERSION, ...grading, signal: io.signal });
+  await renderRun(handle.events, io);
+  const summary = await handle.done;
+  io.stdout.write(`${summaryLines(summary).join('\n')}\n`);
+  const failed = !summary.complete || summary.models.some((m) => m.stopped !== null);
+  return { code: failed ? EXIT.failed : EXIT.ok, summary, resultsDir };
 }

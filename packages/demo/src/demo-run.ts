@@ -106,16 +106,10 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
       toolVersion: o.toolVersion,
       speed: true,
       world: { sandbox: o.sandbox },
+      ...(o.signal ? { signal: o.signal } : {}),
     });
-    const onAbort = () => handle.stop('interrupted');
-    o.signal?.addEventListener('abort', onAbort, { once: true });
-    let summary: RunSummary;
-    try {
-      await o.follow(handle.events);
-      summary = await handle.done;
-    } finally {
-      o.signal?.removeEventListener('abort', onAbort);
-    }
+    await o.follow(handle.events);
+    const summary = await handle.done;
     say(summaryLines(summary).join('\n'));
     say();
 

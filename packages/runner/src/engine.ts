@@ -70,11 +70,16 @@ function byProvider(models: PlannedModel[]): PlannedModel[][] {
 export interface StartOptions {
   /** `full` = the recover ladder (reasoning off, then "final answer now"). Default `reasoning-off`. */
   ladder?: 'reasoning-off' | 'full';
+  /** Aborting it stops the run as `stop('interrupted')` does (Ctrl-C): cases in flight end, what finished is kept. */
+  signal?: AbortSignal;
 }
 
 export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld, toolVersion: string, options: StartOptions = {}): RunHandle {
   const channel = new EventChannel<RunEvent>();
   const controller = new AbortController();
+  const interrupt = () => controller.abort(new Error('interrupted'));
+  if (options.signal?.aborted) interrupt();
+  options.signal?.addEventListener('abort', interrupt, { once: true });
   // The one choke point for endpoint text (error messages, reasons, notices): no key reaches an event,
   // a stored record or the summary, even when a server echoes the Authorization header back.
   const redact = makeRedactor([...world.secrets, ...plan.models.map((m) => planApiKey(plan, m.resolved.label))]);
@@ -144,6 +149,7 @@ export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld
       await log.close().catch(() => undefined);
       throw error;
     } finally {
+      options.signal?.removeEventListener('abort', interrupt);
       channel.close();
     }
   })();

@@ -20,7 +20,7 @@ export { summarizeRun } from './engine';
 export { EventChannel } from './events';
 export type { RunEvent, RunProgress, RunSummary } from './events';
 export { eventText, summaryLines, estimateLines, regradeLines, formatDuration } from './events-text';
-export { setupLines } from './status-text';
+export { setupLines, modelsLines } from './status-text';
 export type { CostEstimate } from './cost';
 export type { CaseDriver } from './driver';
 export type { RunWorld } from './world';

@@ -102,7 +102,7 @@ function facts(status: ProviderStatus | undefined, id: string): Pick<ServedModel
 }
 
 /** Configured models (never a key), what each endpoint lists, and the ids nobody configured yet. */
-export function modelsView(config: RunnerConfigData, providers: ProviderStatus[]): ModelsView {
+export function modelsView(config: RunnerConfigData, providers: readonly ProviderStatus[]): ModelsView {
   const byName = new Map(providers.map((p) => [p.name, p]));
   const configured: ModelView[] = Object.entries(config.models).map(([label, m]) => {
     const provider = config.providers[m.provider];
@@ -127,5 +127,5 @@ export function modelsView(config: RunnerConfigData, providers: ProviderStatus[]
   const discovered = providers.flatMap((p) =>
     p.ids.filter((id) => !used.has(`${p.name}\u0000${id}`)).map((id) => ({ provider: p.name, id, ...facts(p, id) })),
   );
-  return { configured, discovered, providers, judge: config.judge?.model ?? null };
+  return { configured, discovered, providers: [...providers], judge: config.judge?.model ?? null };
 }

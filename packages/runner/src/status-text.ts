@@ -6,7 +6,8 @@
 import { applyProfile, isCasesError, loadCaseSet, type CaseSet } from '@crucibleforge/cases';
 import { preflightModel } from './api';
 import type { RunnerConfig } from './config';
-import { probeProvider } from './providers';
+import type { RunnerConfigData } from './config-schema';
+import { modelsView, probeProvider, type ProviderStatus } from './providers';
 import { listRuns } from './storage';
 
 export interface SetupOptions {
@@ -81,4 +82,39 @@ export async function setupLines(config: RunnerConfig | null, casesDir: string |
     out.push(`  ${r.run_id} · ${r.profile} · ${r.models.join(', ')} · ${r.done}/${r.total} done, ${r.passes} passed${r.pending_judge ? `, ${r.pending_judge} wait for the judge` : ''}${r.complete ? '' : ' (unfinished)'}`);
   }
   return out;
+}
+
+function size(info: { parameter_size: string | null; size_bytes: number | null; quantization: string | null; max_context?: number | null; state?: string | null }): string {
+  const parts: string[] = [];
+  if (info.parameter_size) parts.push(info.parameter_size);
+  if (info.size_bytes) parts.push(`${(info.size_bytes / 2 ** 30).toFixed(1)} GiB`);
+  if (info.quantization) parts.push(info.quantization);
+  if (info.max_context) parts.push(`ctx ${info.max_context}`);
+  if (info.state) parts.push(info.state);
+  return parts.join(', ');
+}
+
+/**
+ * `crucibleforge models`: per provider its configured models (`*` served, `!` configured but not served, with
+ * size, quantization, context and prices where known) and the served ids nobody configured. `probed` false:
+ * the config alone (no endpoint asked).
+ */
+export function modelsLines(config: RunnerConfigData, statuses: readonly ProviderStatus[], probed: boolean): string[] {
+  const view = modelsView(config, statuses);
+  const lines: string[] = [];
+  for (const [name, provider] of Object.entries(config.providers)) {
+    const status = statuses.find((p) => p.name === name);
+    lines.push(`${name} (${provider.kind}, ${provider.base_url})${status?.status === 'down' ? `\n  (endpoint did not answer: ${status.reason})` : ''}`);
+    for (const m of view.configured.filter((c) => c.provider === name)) {
+      const mark = m.availability === 'listed' ? '*' : m.availability === 'missing' ? '!' : ' ';
+      const facts = size({ ...m, ...status?.served.find((s) => s.id === m.model_id) });
+      lines.push(
+        `  ${mark} ${m.label} → ${m.model_id}${m.enabled ? '' : ' (disabled)'}${m.context_length ? `, ctx ${m.context_length}` : ''}` +
+          `${m.prices ? `, $${m.prices.input}/$${m.prices.output} per M` : ''}${facts ? ` [${facts}]` : ''}${mark === '!' ? ' — not served by the endpoint' : ''}`,
+      );
+    }
+    for (const d of view.discovered.filter((x) => x.provider === name)) lines.push(`    ${d.id} (not configured)${size(d) ? ` [${size(d)}]` : ''}`);
+  }
+  if (probed) lines.push('', '* served by its endpoint   ! configured but not served');
+  return lines;
 }

@@ -155,19 +155,12 @@ async function suite(o: EndpointOptions, model: string, settings: SpeedSettings,
     toolVersion: VERSION,
     speed: settings,
     world: { sandbox: sandbox ?? noSandbox, secrets: o.apiKey ? [o.apiKey] : [] },
+    signal: io.signal,
     ...leaseCacheOption(io.env),
   });
   const speedOf = async () => (await readRunSpeed(runsDir, handle.runId))?.find((s) => s.model === label)?.report ?? null;
-  const onAbort = () => handle.stop('interrupted');
-  io.signal.addEventListener('abort', onAbort, { once: true });
-  let seen: Awaited<ReturnType<typeof follow>>;
-  try {
-    seen = await follow(handle, io, paint, speedOf);
-    await handle.done;
-  } finally {
-    io.signal.removeEventListener('abort', onAbort);
-  }
-  const { rows, stopped } = seen;
+  const { rows, stopped } = await follow(handle, io, paint, speedOf);
+  await handle.done;
   const skippedCode = rows.some((r) => r.grade.status === 'skipped' && /no sandbox/.test(r.grade.reason));
   const code = stopped || rows.some((r) => r.grade.status === 'error') ? EXIT.failed : skippedCode ? EXIT.noSandbox : EXIT.ok;
   return { speed: await speedOf(), rows, run: { run_id: handle.runId, dir: handle.plan.dir }, casesDir, sandboxed: sandbox?.sandboxed ?? null, code };
