@@ -6,7 +6,7 @@ import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main';
 import { writeReport } from './runner-report';
-import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, startFixtureSim } from '@crucibleforge/testkit';
+import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, PAIRWISE_FILE_TEXT, startFixtureSim } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 beforeAll(async () => {
@@ -50,14 +50,8 @@ describe('writeReport', () => {
     const args = ['--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR, '--allow-unsandboxed'];
     expect(await main(['run', '--profile', 'quick', '--models', 'strong,weak', '--no-speed', ...args], t.io)).toBe(0);
     const [run] = await listRuns(ws.results);
-    const summary = {
-      models: ['strong', 'weak'],
-      pairs: [{ a: 'strong', b: 'weak', wins: 3, ties: 0, losses: 1, win_rate: 0.75, ci95: [0.3, 0.95] }],
-      ratings: [{ model: 'strong', rating: 1100 }, { model: 'weak', rating: 900 }],
-      judge: null,
-    };
     // `pairwise` without --out writes here; `report --latest` writes into the run's folder.
-    await writeFile(join(ws.results, 'pairwise.json'), JSON.stringify({ schema_version: 1, summary, games: [] }));
+    await writeFile(join(ws.results, 'pairwise.json'), PAIRWISE_FILE_TEXT);
     const r = memoryIO({ cwd: ws.dir });
     expect(await main(['report', '--latest', '--results', ws.results, '--format', 'json'], r.io)).toBe(0);
     const report = JSON.parse(await readFile(join(ws.results, run!.run_id, 'report.json'), 'utf8')) as ReportData;
@@ -66,7 +60,7 @@ describe('writeReport', () => {
 
     // `pairwise --out <run folder>`: a report written elsewhere (--out) finds it in the run's folder.
     await writeFile(join(ws.results, 'pairwise.json'), '{}');
-    await writeFile(join(ws.results, run!.run_id, 'pairwise.json'), JSON.stringify({ schema_version: 1, summary, games: [] }));
+    await writeFile(join(ws.results, run!.run_id, 'pairwise.json'), PAIRWISE_FILE_TEXT);
     const out = join(ws.dir, 'elsewhere');
     await mkdir(out);
     const e = memoryIO({ cwd: ws.dir });

@@ -115,3 +115,15 @@ export async function fixtureWorkspace(url: string, extraModels = ''): Promise<{
   await writeFile(config, fixtureConfig(url, extraModels));
   return { dir, config, results: join(dir, 'results') };
 }
+
+/** A stored `pairwise` result of the fixture's strong and weak models (pairwise.json as the runner writes it). */
+export const PAIRWISE_FILE_TEXT = JSON.stringify({
+  schema_version: 1,
+  summary: {
+    models: ['strong', 'weak'],
+    pairs: [{ a: 'strong', b: 'weak', wins: 3, ties: 0, losses: 1, win_rate: 0.75, ci95: [0.3, 0.95] }],
+    ratings: [{ model: 'strong', rating: 1100 }, { model: 'weak', rating: 900 }],
+    judge: null,
+  },
+  games: [],
+});

@@ -6,7 +6,7 @@ import { listRuns } from '@crucibleforge/runner';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, startFixtureSim } from '@crucibleforge/testkit';
+import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, PAIRWISE_FILE_TEXT, startFixtureSim } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 beforeAll(async () => {
@@ -112,13 +112,7 @@ describe('crucibleforge gui', { timeout: 30_000 }, () => {
     const args = ['--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR, '--allow-unsandboxed'];
     expect(await main(['run', '--profile', 'quick', '--models', 'strong,weak', '--yes', ...args], memoryIO({ cwd: ws.dir }).io)).toBe(0);
     const [run] = await listRuns(ws.results);
-    const summary = {
-      models: ['strong', 'weak'],
-      pairs: [{ a: 'strong', b: 'weak', wins: 3, ties: 0, losses: 1, win_rate: 0.75, ci95: [0.3, 0.95] }],
-      ratings: [{ model: 'strong', rating: 1100 }, { model: 'weak', rating: 900 }],
-      judge: null,
-    };
-    await writeFile(join(ws.results, 'pairwise.json'), JSON.stringify({ schema_version: 1, summary, games: [] }));
+    await writeFile(join(ws.results, 'pairwise.json'), PAIRWISE_FILE_TEXT);
     const out = join(ws.dir, 'board');
     expect(await main(['report', '--run', run!.run_id, '--results', ws.results, '--format', 'json', '--out', out], memoryIO({ cwd: ws.dir }).io)).toBe(0);
     const cli = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as ReportData;
