@@ -9,7 +9,7 @@ import { latestRunId, loadConfig, resolveConfigPath, RunnerError, type RunnerCon
 import { EXIT, UsageError, type CliIO } from './io';
 
 /** `$XDG_<KIND>_HOME/crucibleforge`, else `~/.<config|cache>/crucibleforge`; undefined without a home. */
-function userDir(env: CliIO['env'], kind: 'CONFIG' | 'CACHE'): string | undefined {
+export function userDir(env: CliIO['env'], kind: 'CONFIG' | 'CACHE'): string | undefined {
   const base = env[`XDG_${kind}_HOME`] || (env['HOME'] ? join(env['HOME'], `.${kind.toLowerCase()}`) : undefined);
   return base ? join(base, 'crucibleforge') : undefined;
 }

@@ -1,5 +1,5 @@
 /** `report` and `all`: the runs' board written as report files (the runner's writeBoard) and its summary table. */
-import { renderSummaryTable, type ReportFormat } from '@crucibleforge/report';
+import { renderModelStatus, renderSummaryTable, type ReportFormat } from '@crucibleforge/report';
 import { writeBoard } from '@crucibleforge/runner';
 import { VERSION } from './main';
 
@@ -21,5 +21,6 @@ export async function writeReport(options: WriteReportOptions): Promise<{ table:
     outDir: options.outDir,
     ...(options.models ? { models: options.models } : {}),
   });
-  return { table: renderSummaryTable(data), files };
+  // every model of the runs, with its stop and reason, what it did not run and its retries
+  return { table: `${renderSummaryTable(data)}\nmodel status:\n${renderModelStatus(data.models)}`, files };
 }

@@ -17,7 +17,8 @@ export class ProviderProbe {
         const key = `${name}\u0000${provider.base_url}\u0000${provider.api_key_env ?? ''}`;
         const cached = this.#cache.get(key);
         if (!refresh && cached && at - cached.at < this.ttlMs) return cached.status;
-        const status = await probeProvider(name, provider, { env, fetch: this.fetchFn, now: this.now });
+        const ids = Object.values(config.models).filter((m) => m.provider === name).map((m) => m.id);
+        const status = await probeProvider(name, provider, { env, fetch: this.fetchFn, now: this.now, ids });
         this.#cache.set(key, { at, status });
         return status;
       }),

@@ -1,8 +1,6 @@
-import { stat } from 'node:fs/promises';
 import type { ReportData } from '@crucibleforge/report';
-import { loadRun, type LoadedRun, type RunRow } from '@crucibleforge/runner';
+import type { LoadedRun, RunRow } from '@crucibleforge/runner';
 import { HttpError } from './http';
-import { checkRunId, insideRoot } from './paths';
 
 /** One row of a run as the results table lists it (the case view fetches the whole row). */
 export interface RowSummary {
@@ -49,21 +47,6 @@ export interface RunResults {
   report: ReportData;
   charts: { categories: CategoryChart[]; speed: SpeedChart[] };
   rows: RowSummary[];
-}
-
-/** Reads a run from the results directory (the id is checked before anything touches the disk). */
-export async function readRun(resultsDir: string, runId: string): Promise<LoadedRun> {
-  checkRunId(runId);
-  const dir = insideRoot(resultsDir, [runId]);
-  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
-  if (!isDir) throw new HttpError(404, `no run "${runId}"`);
-  try {
-    return await loadRun(resultsDir, runId);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'RUNNER_UNKNOWN_RUN') throw new HttpError(404, `no run "${runId}"`);
-    throw error;
-  }
 }
 
 function rowSummary(row: RunRow): RowSummary {

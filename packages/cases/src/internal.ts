@@ -38,3 +38,6 @@ export type { Calibration, CalibratedLimit } from './calibration';
 export { verifyCost, DEFAULT_VERIFY_CONCURRENCY } from './verify/index';
 export { verifyCase, needsSandbox } from './verify/case';
 export { MIN_CODE_TESTS } from './verify/code';
+export type { BlindCalibration } from './schema/case';
+export { difficultyFromEvidence, calibrationProblems } from './difficulty';
+export { withCalibration } from './calibration-file';

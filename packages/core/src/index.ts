@@ -1,11 +1,12 @@
 export { CrucibleError, toCrucibleError, tableError, isTableError, CORE_ERRORS, ERROR_KINDS } from './errors';
 export type { CrucibleErrorOptions, CoreErrorCode, ErrorKind, ErrorSpec, ErrorTable } from './errors';
 export { systemClock, realSleep } from './world';
+export { seededRandom } from './random';
 export type { Clock, FetchLike, Sleep, RandomSource } from './world';
 export { finiteNumber, nonEmptyString, jsonObject } from './fields';
 export type { JsonObject } from './fields';
 export { EMPTY_USAGE } from './usage';
-export { makeRedactor, redactDeep, redactSecrets, REDACTED } from './redact';
+export { makeRedactor, redactDeep, redactSecrets, secretForms, REDACTED } from './redact';
 export { sameModel, servedModelMatches } from './model-id';
 export type { ModelMatchMode } from './model-id';
 export { stripThinking, THINK_OPEN_TAGS, THINK_CLOSE_TAGS } from './think';
@@ -38,6 +39,9 @@ export type {
   JudgeRecord,
   PairwiseSummary,
   ResultRow,
+  RowAttempts,
+  AttemptFault,
+  StreamDamage,
   RowTimings,
   RunManifest,
   SpeedRound,

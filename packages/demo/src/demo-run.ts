@@ -8,6 +8,7 @@ import { renderSummaryTable } from '@crucibleforge/report';
 import { configSchema, createRun, eventText, formatDuration, judgeRun, loadRun, summarizeRun, summaryLines, writeBoard, type RunEvent, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint } from '@crucibleforge/sim-endpoint';
+import { demoEngineSpeed } from './demo-engine';
 import { createDemoModels } from './models';
 import type { DemoModels, DemoPace } from './types';
 
@@ -26,6 +27,8 @@ export interface DemoOptions {
   /** Shows the run's events as they come (the CLI's terminal renderer); resolves when they end. */
   follow: (events: AsyncIterable<RunEvent>) => Promise<void>;
   signal?: AbortSignal;
+  /** Where the host memory bandwidth probe is cached (the app's user cache dir); none: measured each time. */
+  cacheDir?: string | undefined;
 }
 
 export interface DemoOutcome {
@@ -90,6 +93,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
     say();
 
     say('⚡ speed: each model is measured before its cases (2 runs per prompt after 1 warm-up), as every run does');
+    say((await demoEngineSpeed(join(o.outDir, 'models'), { cacheDir: o.cacheDir, signal: o.signal })).lines.join('\n'));
     say();
 
     const resultsDir = join(o.outDir, 'results');

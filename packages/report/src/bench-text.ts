@@ -1,6 +1,6 @@
 /** bench-llm's terminal text: the header, the speed section, dotted PASS/FAIL lines and the scores (colour is injected). */
 import type { GradeStatus, ResultRow } from '@crucibleforge/core';
-import type { SpeedReport } from '@crucibleforge/speed';
+import { formatBytes, type SpeedReport } from '@crucibleforge/speed';
 import { benchParts, benchScores } from './bench';
 import { alignTable } from './speed-text';
 
@@ -15,11 +15,6 @@ export interface Paint {
 
 const fmt = (value: number | null | undefined, digits: number, unit = '') =>
   value === null || value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(digits)}${unit}`;
-
-export function formatBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined) return 'unknown';
-  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${(bytes / 1e6).toFixed(0)} MB`;
-}
 
 /** Pads cells to aligned columns (all left-aligned, two spaces apart), each line indented. */
 export function columns(rows: string[][], indent = ''): string[] {
@@ -41,7 +36,7 @@ export function benchSpeedSection(report: SpeedReport, paint: Paint): string[] {
     return row;
   });
   const confidence = report.plausibility.confidence;
-  const shown = confidence === 'HIGH' ? paint.pass(confidence) : confidence === 'LOW' ? paint.fail(confidence) : paint.warn(confidence);
+  const shown = confidence === 'HIGH' ? paint.pass(confidence) : confidence === 'LOW' || confidence === 'SUSPICIOUS' ? paint.fail(confidence) : paint.warn(confidence);
   return [
     `  ${paint.bold('⚡ SPEED BENCHMARKS')}`,
     ...columns(rows, '    '),

@@ -1,11 +1,13 @@
 export { buildReport } from './build';
 export { renderMarkdown, renderSummaryTable } from './render-markdown';
+export { isEndpointErrorRow, modelStatus, renderModelStatus, statusCell, statusLine } from './status';
+export type { ModelStatus, ModelStopInput } from './status';
 export { renderHtml } from './render-html';
 export { renderSpeedReport, speedEventText, partialTimingsText } from './speed-text';
 export { renderPairwiseMarkdown } from './render-pairwise';
 export { benchResults, benchScores, benchParts } from './bench';
 export type { BenchResults, BenchScores, BenchPart } from './bench';
-export { benchHeader, benchSpeedSection, benchTestLines, BenchSections, formatBytes, columns } from './bench-text';
+export { benchHeader, benchSpeedSection, benchTestLines, BenchSections, columns } from './bench-text';
 export type { Paint, BenchRow, BenchTest } from './bench-text';
 export { renderJson, renderReportFiles, parseReportFormats, REPORT_FORMATS } from './output';
 export type { ReportFile, ReportFormat } from './output';

@@ -5,7 +5,7 @@ import { buildReport, renderReportFiles, type BuildReportInput, type ReportData,
 import { RunnerError } from './errors';
 import type { PairwiseResult } from './pairwise';
 import { readRunSpeed } from './speed-store';
-import { listRuns, loadRun, runDir } from './storage';
+import { listRuns, loadRun, runDir, type LoadedRun } from './storage';
 import type { RunManifestFile, RunRow } from './storage-types';
 
 /** Where `pairwise` writes its result (in the results dir by default, or an --out folder). */
@@ -19,6 +19,8 @@ interface BoardSources {
   /** Each model's speed-run medians (a later run's figure winning for a model). */
   speed: SpeedSummary[];
   pairwise: PairwiseSummary | null;
+  /** Every model stop of the runs (the board lists each model with its stop and what it did not run). */
+  stops: LoadedRun['stopped'];
 }
 
 async function readPairwiseIn(dir: string): Promise<PairwiseSummary | null> {
@@ -55,11 +57,13 @@ async function readBoardSources(resultsDir: string, runIds: string[] | null, opt
   if (ids.length === 0) throw new RunnerError('RUNNER_UNKNOWN_RUN', `no runs in ${resultsDir} yet (crucibleforge run …)`);
   const rows: RunRow[] = [];
   const manifests: RunManifestFile[] = [];
+  const stops: LoadedRun['stopped'] = [];
   const speed = new Map<string, SpeedSummary>();
   for (const id of ids) {
     const run = await loadRun(resultsDir, id);
     rows.push(...run.rows);
     manifests.push(run.manifest);
+    stops.push(...run.stopped);
     for (const s of (await readRunSpeed(resultsDir, id)) ?? []) speed.set(s.model, s.summary);
   }
   const dirs = [...(options.pairwiseDirs ?? []), ...(ids.length === 1 ? [runDir(resultsDir, ids[0]!)] : []), resultsDir];
@@ -68,11 +72,11 @@ async function readBoardSources(resultsDir: string, runIds: string[] | null, opt
     pairwise = await readPairwiseIn(dir);
     if (pairwise) break;
   }
-  return { runIds: ids, rows, manifests, speed: [...speed.values()], pairwise };
+  return { runIds: ids, rows, manifests, speed: [...speed.values()], pairwise, stops };
 }
 
 /** What a board needs besides the stored runs (see the reporter's BuildReportInput). */
-export type BoardOptions = Omit<BuildReportInput, 'rows' | 'manifests' | 'speed' | 'pairwise'> & {
+export type BoardOptions = Omit<BuildReportInput, 'rows' | 'manifests' | 'speed' | 'pairwise' | 'stops'> & {
   /** Folders searched first for pairwise.json (the report's own output folder). */
   pairwiseDirs?: string[];
 };

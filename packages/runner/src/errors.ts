@@ -12,7 +12,9 @@ export type RunnerErrorCode =
   | 'RUNNER_NO_JUDGE'
   | 'RUNNER_CANARY_FAILED'
   | 'RUNNER_STORAGE'
-  | 'RUNNER_BUSY';
+  | 'RUNNER_BUSY'
+  /** A reply stream arrived damaged (events not JSON, bytes not UTF-8, an end without finish): the endpoint's fault. Retryable. */
+  | 'RUNNER_BAD_STREAM';
 
 /** Kind and default retryability of every runner code. */
 export const RUNNER_ERRORS = {
@@ -27,6 +29,7 @@ export const RUNNER_ERRORS = {
   RUNNER_CANARY_FAILED: { kind: 'judge', retryable: false },
   RUNNER_STORAGE: { kind: 'storage', retryable: false },
   RUNNER_BUSY: { kind: 'busy', retryable: true },
+  RUNNER_BAD_STREAM: { kind: 'endpoint', retryable: true },
 } as const satisfies ErrorTable<RunnerErrorCode>;
 
 export class RunnerError extends CrucibleError<RunnerErrorCode> {

@@ -35,6 +35,6 @@ export type { PairwiseResult } from './pairwise';
 export { listRuns, loadRun, latestRunId } from './storage';
 export type { LoadedRun } from './storage';
 export type { RunRow } from './storage-types';
-export { readRunSpeed, writeRunSpeed } from './speed-store';
+export { readRunSpeed, writeRunSpeed, SPEED_FILE } from './speed-store';
 export { buildBoard, writeBoard, writePairwiseFile } from './board';
 export { loadRunSide } from './run-side';

@@ -1,7 +1,9 @@
 import type { FetchLike } from '@crucibleforge/core';
+import { formatParams } from '@crucibleforge/speed';
 import { probeEndpoint, type ModelInfo } from '@crucibleforge/timing';
 import { resolveModel } from './config';
-import type { ProviderConfig, RunnerConfigData } from './config-schema';
+import { isInProcess, type ProviderConfig, type RunnerConfigData } from './config-schema';
+import { probeInProcess } from './in-process';
 
 /** What an endpoint says about one model it serves, where it says it (LM Studio, Ollama, llama.cpp, /v1/models). */
 export interface ServedModel {
@@ -13,6 +15,8 @@ export interface ServedModel {
   parameter_size: string | null;
   max_context: number | null;
   state: 'loaded' | 'not-loaded' | null;
+  /** The model's GGUF found on this machine (a local endpoint's model folders), when the caller looked. */
+  gguf?: { path: string; summary: string };
 }
 
 /** What one provider's endpoint said when asked for its models (status, models, the GUI's models page). */
@@ -34,7 +38,7 @@ export interface ProviderStatus {
 
 function parameterSize(info: ModelInfo): string | null {
   if (info.parameter_size) return info.parameter_size;
-  return info.parameter_count === null ? null : `${(info.parameter_count / 1e9).toFixed(1)}B`;
+  return info.parameter_count === null ? null : formatParams(info.parameter_count);
 }
 
 function served(info: ModelInfo): ServedModel {
@@ -47,8 +51,15 @@ function served(info: ModelInfo): ServedModel {
  */
 export async function probeProvider(
   name: string,
-  provider: Pick<ProviderConfig, 'kind' | 'base_url' | 'api_key_env'>,
-  options: { env: Record<string, string | undefined>; fetch?: FetchLike; now?: () => Date; timeoutMs?: number },
+  provider: ProviderConfig,
+  options: {
+    env: Record<string, string | undefined>;
+    fetch?: FetchLike;
+    now?: () => Date;
+    timeoutMs?: number;
+    /** The model ids configured on this provider (an in-process provider "serves" exactly those). */
+    ids?: readonly string[];
+  },
 ): Promise<ProviderStatus> {
   const keyName = provider.api_key_env ?? null;
   const key = keyName ? options.env[keyName] : undefined;
@@ -60,11 +71,13 @@ export async function probeProvider(
     key_set: typeof key === 'string' && key !== '',
     checked_at: (options.now ?? (() => new Date()))().toISOString(),
   };
-  const { listing, metadata } = await probeEndpoint(provider.base_url, {
-    timeoutMs: options.timeoutMs ?? 4000,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(key ? { apiKey: key } : {}),
-  });
+  const { listing, metadata } = isInProcess(provider)
+    ? await probeInProcess(provider, options.ids ?? [])
+    : await probeEndpoint(provider.base_url, {
+        timeoutMs: options.timeoutMs ?? 4000,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(key ? { apiKey: key } : {}),
+      });
   if (!listing.ok) return { ...base, status: 'down', reason: listing.reason, ids: [], served: [] };
   return { ...base, status: 'up', reason: null, ids: listing.ids, served: metadata.models.map(served) };
 }

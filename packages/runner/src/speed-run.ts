@@ -1,7 +1,8 @@
 import type { SpeedSummary } from '@crucibleforge/core';
-import { runSpeedBenchmark, speedRequestPlan, type SpeedSettings } from '@crucibleforge/speed';
+import { readGgufInfo, runSpeedBenchmark, speedRequestPlan, type SpeedSettings } from '@crucibleforge/speed';
 import type { TimedCompleter } from '@crucibleforge/timing';
 import type { ResolvedModel } from './config';
+import { isInProcess } from './config-schema';
 import { caseUpperBound, type BudgetLedger } from './cost';
 import type { RunEvent } from './events';
 import { writeRunSpeed } from './speed-store';
@@ -35,8 +36,15 @@ export async function measureModelSpeed(step: SpeedStep, resolved: ResolvedModel
       ...step.settings,
       completer: client,
       model: resolved.model.id,
-      baseUrl: resolved.provider.base_url,
-      providerKind: resolved.provider.kind,
+      // an in-process model has no endpoint: the report names its GGUF, no metadata is asked
+      ...(isInProcess(resolved.provider)
+        ? {
+            endpointLabel: resolved.provider.base_url,
+            providerKind: 'llamacpp' as const,
+            metadata: false,
+            gguf: step.settings.gguf ?? (await readGgufInfo(resolved.provider.gguf).catch(() => null)),
+          }
+        : { baseUrl: resolved.provider.base_url, providerKind: resolved.provider.kind }),
       reasoning: resolved.model.reasoning,
       ...(apiKey ? { apiKey } : {}),
       ...(step.world.fetch ? { fetch: step.world.fetch } : {}),

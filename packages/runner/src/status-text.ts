@@ -6,7 +6,7 @@
 import { applyProfile, isCasesError, loadCaseSet, type CaseSet } from '@crucibleforge/cases';
 import { preflightModel } from './api';
 import type { RunnerConfig } from './config';
-import type { RunnerConfigData } from './config-schema';
+import { isInProcess, type RunnerConfigData } from './config-schema';
 import { modelsView, probeProvider, type ProviderStatus } from './providers';
 import { listRuns } from './storage';
 
@@ -22,7 +22,12 @@ export interface SetupOptions {
 async function providerLines(config: RunnerConfig, o: SetupOptions): Promise<string[]> {
   const lines = ['providers:'];
   for (const [name, p] of Object.entries(config.providers)) {
-    const s = await probeProvider(name, p, { env: o.env, timeoutMs: 3000 });
+    const ids = Object.values(config.models).filter((m) => m.provider === name).map((m) => m.id);
+    const s = await probeProvider(name, p, { env: o.env, timeoutMs: 3000, ids });
+    if (isInProcess(p)) {
+      lines.push(`  ${s.status === 'up' ? 'READY' : 'MISSING'} ${name} (${p.kind}) ${p.gguf}${s.status === 'up' ? ' · runs in this process' : ` · ${s.reason}`}`);
+      continue;
+    }
     const keyText = s.api_key_env ? `key $${s.api_key_env} ${s.key_set ? 'set' : 'NOT SET'}` : 'no key';
     const state = s.status === 'up' ? `UP   ${name} (${p.kind}) ${p.base_url}` : `DOWN ${name} (${p.kind}) ${p.base_url}`;
     lines.push(`  ${state} · concurrency ${p.concurrency ?? 'default'} · ${keyText}${s.status === 'up' ? ` · ${s.ids.length} models listed` : ` · ${s.reason}`}`);
@@ -104,16 +109,21 @@ export function modelsLines(config: RunnerConfigData, statuses: readonly Provide
   const lines: string[] = [];
   for (const [name, provider] of Object.entries(config.providers)) {
     const status = statuses.find((p) => p.name === name);
-    lines.push(`${name} (${provider.kind}, ${provider.base_url})${status?.status === 'down' ? `\n  (endpoint did not answer: ${status.reason})` : ''}`);
+    const down = isInProcess(provider) ? 'GGUF not readable' : 'endpoint did not answer';
+    lines.push(`${name} (${provider.kind}, ${provider.base_url})${status?.status === 'down' ? `\n  (${down}: ${status.reason})` : ''}`);
+    const file = (id: string) => {
+      const gguf = status?.served.find((s) => s.id === id)?.gguf;
+      return gguf ? ` {GGUF ${gguf.path}: ${gguf.summary}}` : '';
+    };
     for (const m of view.configured.filter((c) => c.provider === name)) {
       const mark = m.availability === 'listed' ? '*' : m.availability === 'missing' ? '!' : ' ';
       const facts = size({ ...m, ...status?.served.find((s) => s.id === m.model_id) });
       lines.push(
         `  ${mark} ${m.label} → ${m.model_id}${m.enabled ? '' : ' (disabled)'}${m.context_length ? `, ctx ${m.context_length}` : ''}` +
-          `${m.prices ? `, $${m.prices.input}/$${m.prices.output} per M` : ''}${facts ? ` [${facts}]` : ''}${mark === '!' ? ' — not served by the endpoint' : ''}`,
+          `${m.prices ? `, $${m.prices.input}/$${m.prices.output} per M` : ''}${facts ? ` [${facts}]` : ''}${file(m.model_id)}${mark === '!' ? ' — not served by the endpoint' : ''}`,
       );
     }
-    for (const d of view.discovered.filter((x) => x.provider === name)) lines.push(`    ${d.id} (not configured)${size(d) ? ` [${size(d)}]` : ''}`);
+    for (const d of view.discovered.filter((x) => x.provider === name)) lines.push(`    ${d.id} (not configured)${size(d) ? ` [${size(d)}]` : ''}${file(d.id)}`);
   }
   if (probed) lines.push('', '* served by its endpoint   ! configured but not served');
   return lines;

@@ -5,6 +5,10 @@ import type { Category, GradeOutcome, JudgeRecord, ResultRow, RowKey, RunManifes
 export type StopReason =
   | 'preflight-failed'
   | 'wrong-model'
+  /** Connected, but no token came in time (at the preflight, or three cases in a row). */
+  | 'stalled'
+  /** Nothing answers at the base URL (at the preflight, or three cases in a row). */
+  | 'endpoint-down'
   | 'endpoint-failures'
   | 'budget'
   | 'lease-failed'

@@ -11,7 +11,7 @@ import {
 } from '@crucibleforge/timing';
 import pLimit from 'p-limit';
 import { speedError } from './errors';
-import { FORMULAS } from './formulas';
+import { FORMULAS, IN_PROCESS_FORMULAS, type Formulas } from './formulas';
 import type { GgufInfo } from './gguf';
 import { assessPlausibility, parseParamCounts, type Plausibility } from './plausibility';
 import { depthPrompt, makeNonce, SPEED_PROMPTS, withNonce, type SpeedPromptKey, type SpeedPromptName } from './prompts';
@@ -37,6 +37,15 @@ export interface SpeedSettings {
   bandwidthGbs?: number | null;
   /** The GPU/APU serving the model, for the roofline (e.g. "RX 7900 XTX"). */
   gpu?: string | null;
+  /** This host's measured memory bandwidth, GB/s: the roofline of a CPU/APU run when no GPU is named. */
+  hostBandwidthGbs?: number | null;
+  /** This CPU's last-level cache, bytes: a model that fits in it may beat the host roofline (MEDIUM, not SUSPICIOUS). */
+  hostCacheBytes?: number | null;
+  /**
+   * Measures (or reads) the host's bandwidth only when the roofline needs it: no GPU or bandwidth named,
+   * the weights known. For a model on this machine (in process, or a loopback server).
+   */
+  hostBandwidth?: () => Promise<number | null>;
   /** The model's GGUF file as read by readGgufInfo (exact active weights per token). */
   gguf?: GgufInfo | null;
 }
@@ -66,6 +75,8 @@ export interface SpeedBenchmarkOptions extends SpeedSettings, Omit<EndpointOptio
   completer?: TimedCompleter;
   /** The endpoint (needed without a completer; also where metadata is asked and what the report names). */
   baseUrl?: string;
+  /** What the report names as the endpoint when there is no `baseUrl` (e.g. `in-process:/models/x.gguf`). */
+  endpointLabel?: string;
   random?: RandomSource;
   /** Wall clock for started_at / finished_at. */
   now?: () => Date;
@@ -135,7 +146,7 @@ export interface SpeedReport {
   depth_sweep: DepthPoint[] | null;
   concurrency_sweep: ConcurrencyPoint[] | null;
   plausibility: Plausibility;
-  formulas: typeof FORMULAS;
+  formulas: Formulas;
   summary: SpeedSummary;
   failures: number;
   wrong_model: boolean;
@@ -158,7 +169,7 @@ function publicUrl(url: string): string {
 
 const QUANT_RE = /(?<![a-z0-9])(iq\d_[a-z]+|q\d_k_[sml]|q\d_k|q\d_\d|bf16|f16|fp16|mxfp4|[48]bit)(?![a-z0-9])/i;
 
-function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null, runs: RunRecord[]): Plausibility {
+function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null, runs: RunRecord[], hostGbs: number | null): Plausibility {
   const ok = okRuns(runs);
   const gguf = options.gguf ?? null;
   const fromName = parseParamCounts(options.model);
@@ -167,6 +178,9 @@ function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null,
   if (ok.some((r) => r.usage_mismatch)) notes.push('reported token counts disagree with the client estimate by more than 10 %');
   if (ok.some((r) => r.server_mismatch)) notes.push('server-reported timings disagree with the client by more than 20 %');
   if (ok.some((r) => (r.cached_tokens ?? 0) > 0)) notes.push('some prompt tokens came from the server cache');
+  // A decoded token reads the KV cache of everything before it: the prompt plus half the reply on average.
+  const depth = median(ok.map((r) => (r.prompt_tokens === null ? null : r.prompt_tokens + (r.completion_tokens ?? 0) / 2)));
+  const kvPerPosition = gguf?.kv_bytes_per_position ?? null;
   return assessPlausibility({
     decode_tps: median(ok.map((r) => r.decode_tps)),
     active_weight_bytes: gguf?.active_bytes_per_token ?? null,
@@ -178,6 +192,9 @@ function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null,
     expert_used_count: gguf?.expert_used_count ?? info?.expert_used_count ?? null,
     bandwidth_gbs: options.bandwidthGbs ?? null,
     gpu: options.gpu ?? null,
+    host_bandwidth_gbs: hostGbs,
+    host_cache_bytes: options.hostCacheBytes ?? null,
+    ...(kvPerPosition !== null && depth !== null ? { kv_bytes_per_token: kvPerPosition * depth } : {}),
     wrong_model: ok.some((r) => r.wrong_model),
     notes,
   });
@@ -240,7 +257,7 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
       return okRecord(index, isWarmup, await completer.completeTimed(request(text)));
     } catch (error) {
       const record = failedRecord(index, isWarmup, error);
-      if ((FATAL_TIMING_CODES as readonly string[]).includes(record.error.code)) throw error;
+      if ((FATAL_TIMING_CODES as readonly string[]).includes(record.error.code) || options.signal?.aborted) throw error;
       return record;
     }
   };
@@ -328,13 +345,17 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
     warnings.push(`the endpoint answered as "${served}" instead of "${options.model}" (wrong-model guard)`);
   }
   if (failures > 0) warnings.push(`${failures} of ${allRuns.length} measured requests failed`);
-  const plausibility = plausibilityFor(options, info, singleStream);
+  let plausibility = plausibilityFor(options, info, singleStream, options.hostBandwidthGbs ?? null);
+  if (plausibility.bandwidth_source === null && plausibility.weights_source !== null && !options.gpu && options.hostBandwidth) {
+    const gbs = await options.hostBandwidth();
+    if (gbs) plausibility = plausibilityFor(options, info, singleStream, gbs);
+  }
   const okSingle = okRuns(singleStream);
   return {
     schema_version: 1,
     kind: 'speed',
     model: options.model,
-    base_url: options.baseUrl ? publicUrl(options.baseUrl) : '',
+    base_url: options.baseUrl ? publicUrl(options.baseUrl) : (options.endpointLabel ?? 'in-process'),
     provider_kind: providerKind,
     started_at: startedAt,
     finished_at: now().toISOString(),
@@ -353,7 +374,7 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
     depth_sweep: depthSweep,
     concurrency_sweep: concurrencySweep,
     plausibility,
-    formulas: FORMULAS,
+    formulas: completer.transport === 'in-process' ? IN_PROCESS_FORMULAS : FORMULAS,
     summary: {
       model: options.model,
       ttft_s: median(okSingle.map((r) => r.ttft_s)),

@@ -13,3 +13,24 @@ export { summarize } from './stats';
 export type { MetricStats } from './stats';
 export { SPEED_ERRORS, speedError, isSpeedError } from './errors';
 export type { SpeedErrorCode } from './errors';
+export { formatGigabytes } from './plausibility';
+export { IN_PROCESS_FORMULAS } from './formulas';
+export type { Formulas } from './formulas';
+export { defaultModelRoots, discoverGguf, findGguf, findLmStudioGguf, findOllamaGguf, llamaCppModelPath, ollamaManifestParts } from './discover';
+export type { DiscoverOptions, GgufLocation, ModelRoots } from './discover';
+export { lastLevelCacheBytes, measureHostBandwidth } from './bandwidth';
+export type { BandwidthProbeOptions, HostBandwidth } from './bandwidth';
+export {
+  hostBandwidth,
+  hostRooflineOptions,
+  bandwidthLine,
+  isLocalEndpoint,
+  discoverServedGguf,
+  discoverServedGgufs,
+  formatBytes,
+  formatParams,
+  ggufSummary,
+  BANDWIDTH_FILE,
+  BANDWIDTH_MAX_AGE_DAYS,
+} from './host';
+export type { FoundGguf, HostBandwidthOptions, HostBandwidthReading, ServedEndpoint } from './host';

@@ -20,7 +20,7 @@ export function speedReportOf(summary: SpeedSummary): SpeedReport {
     tests: [],
     depth_sweep: null,
     concurrency_sweep: null,
-    plausibility: { confidence: summary.plausibility?.confidence ?? 'UNKNOWN', reasons: summary.plausibility?.reasons ?? [], roofline_tps: null, fraction_of_roofline: null, bandwidth_gbs: null, bandwidth_source: null, gpu: null, active_weight_bytes: null, weights_source: null },
+    plausibility: { confidence: summary.plausibility?.confidence ?? 'UNKNOWN', reasons: summary.plausibility?.reasons ?? [], roofline_tps: null, fraction_of_roofline: null, bandwidth_gbs: null, bandwidth_source: null, gpu: null, active_weight_bytes: null, weights_source: null, kv_bytes_per_token: 0, cache_resident: false },
     formulas: {} as SpeedReport['formulas'],
     summary,
     failures: 0,

@@ -10,6 +10,8 @@ import type { EndpointOptions, TimedCompletion, TimedStream } from './types';
 export interface TimedCompleter extends ChatCompleter {
   /** The model id requests go to. */
   readonly model: string;
+  /** How requests travel: over HTTP (SSE) or to an engine in this process (its own token events); decides the speed formulas. */
+  readonly transport?: 'http' | 'in-process';
   complete(request: ChatRequest): Promise<ChatReply>;
   /** One request, measured (events are not kept). */
   completeTimed(request: ChatRequest): Promise<TimedCompletion>;
@@ -27,6 +29,7 @@ export function createTimedCompleter(options: TimedCompleterOptions): TimedCompl
   const completeTimed = (request: ChatRequest): Promise<TimedCompletion> => streamChat({ ...options, request, events: false }).result;
   return {
     model: options.model,
+    transport: 'http',
     completeTimed,
     complete: async (request) => (await completeTimed(request)).reply,
     stream: (request) => streamChat({ ...options, request }),

@@ -8,6 +8,10 @@ export type TimingErrorCode =
   | 'TIMING_GAP_TIMEOUT'
   | 'TIMING_TOTAL_TIMEOUT'
   | 'TIMING_UNREACHABLE'
+  /** Accepted, then the connection dropped before a response (ECONNRESET, socket closed). Retryable. */
+  | 'TIMING_CONNECTION_RESET'
+  /** Accepted, then the connection dropped before a response (ECONNRESET, socket closed). Retryable. */
+  | 'TIMING_CONNECTION_RESET'
   | 'TIMING_AUTH'
   | 'TIMING_UNKNOWN_MODEL'
   | 'TIMING_NOT_SSE'
@@ -31,6 +35,7 @@ export interface TimingErrorDetailsMap {
   TIMING_TOTAL_TIMEOUT: RequestDetails & { timeout_ms: number };
   /** `system_code`: ECONNREFUSED, ENOTFOUND, ECONNRESET, … when Node named one. */
   TIMING_UNREACHABLE: RequestDetails & { system_code: string | null };
+  TIMING_CONNECTION_RESET: RequestDetails & { system_code: string | null };
   TIMING_AUTH: RequestDetails & { status: number };
   TIMING_UNKNOWN_MODEL: RequestDetails & { status: number; available_models: string[] };
   TIMING_NOT_SSE: RequestDetails & { content_type: string | null; body_start: string };
@@ -53,6 +58,7 @@ export const TIMING_ERRORS = {
   TIMING_GAP_TIMEOUT: { kind: 'endpoint', retryable: false },
   TIMING_TOTAL_TIMEOUT: { kind: 'endpoint', retryable: false },
   TIMING_UNREACHABLE: { kind: 'endpoint', retryable: false },
+  TIMING_CONNECTION_RESET: { kind: 'endpoint', retryable: true },
   TIMING_AUTH: { kind: 'endpoint', retryable: false },
   TIMING_UNKNOWN_MODEL: { kind: 'endpoint', retryable: false },
   TIMING_NOT_SSE: { kind: 'endpoint', retryable: false },
@@ -93,16 +99,30 @@ export const FATAL_TIMING_CODES: readonly TimingErrorCode[] = [
   'TIMING_BAD_OPTIONS',
 ];
 
-/** How a failed request is classed in a result row's `error_class`. */
+/**
+ * How a failed request is classed in a result row's `error_class`. Every class is the endpoint's (or the
+ * run's), never the model's: such a row is an error, not graded.
+ */
 export type EndpointFailureClass =
+  /** 429. */
   | 'rate-limited'
+  /** 5xx, or an error frame inside the stream. */
   | 'server-error'
+  /** Another 4xx (a bad request, an unknown model). */
   | 'rejected'
+  /** 401 / 403. */
   | 'auth'
+  /** The connection was accepted, then dropped (before a response or mid-stream). */
   | 'reset'
+  /** No response headers in time, or the whole request took too long. */
   | 'timeout'
+  /** Connected, then silence: no first token, or no next token, in time. */
+  | 'stall'
+  /** Nothing listens (connection refused, DNS). */
   | 'unreachable'
+  /** The stream broke its framing: events that are not JSON, bytes that are not UTF-8, an end without finish, not SSE. */
   | 'bad-stream'
+  /** Cut off by a stop. */
   | 'aborted'
   | 'other';
 
@@ -120,21 +140,26 @@ export function failureClassOf(error: TimingError): EndpointFailureClass {
       const status = error.details.status;
       if (status === 429) return 'rate-limited';
       if (status === 401 || status === 403) return 'auth';
-      return status >= 500 ? 'server-error' : 'rejected';
+      if (status >= 500) return 'server-error';
+      return status === 408 ? 'timeout' : 'rejected';
     }
     case 'TIMING_AUTH':
       return 'auth';
     case 'TIMING_UNKNOWN_MODEL':
       return 'rejected';
     case 'TIMING_CONNECT_TIMEOUT':
-    case 'TIMING_FIRST_TOKEN_TIMEOUT':
-    case 'TIMING_GAP_TIMEOUT':
     case 'TIMING_TOTAL_TIMEOUT':
       return 'timeout';
+    case 'TIMING_FIRST_TOKEN_TIMEOUT':
+    case 'TIMING_GAP_TIMEOUT':
+      return 'stall';
+    case 'TIMING_CONNECTION_RESET':
+      return 'reset';
     case 'TIMING_UNREACHABLE':
       return isResetCode(error.details.system_code) ? 'reset' : 'unreachable';
     case 'TIMING_STREAM_ERROR':
-      return error.details.system_code ? 'reset' : 'bad-stream';
+      // a transport break mid-stream carries the system code; an error frame inside the stream does not
+      return error.details.system_code ? 'reset' : 'server-error';
     case 'TIMING_NOT_SSE':
       return 'bad-stream';
     case 'TIMING_ABORTED':

@@ -1,17 +1,18 @@
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { CrucibleError, makeRedactor, redactDeep } from '@crucibleforge/core';
 import { benchHeader, benchResults, BenchSections, benchSpeedSection, type BenchResults, type Paint } from '@crucibleforge/report';
 import type { PlannedCase } from '@crucibleforge/cases';
-import { createRun, defaultDriver, readRunSpeed, type CaseDriver, type RunHandle, type RunRow } from '@crucibleforge/runner';
+import { createRun, defaultDriver, endpointConfig, readRunSpeed, type CaseDriver, type RunHandle, type RunRow } from '@crucibleforge/runner';
 import { sandboxError } from '@crucibleforge/sandbox';
 import { openSandbox } from '../sandbox-open';
 import { runSpeedBenchmark, type SpeedReport, type SpeedSettings } from '@crucibleforge/speed';
 import { PROVIDER_KINDS, probeEndpoint, type ModelInfo, type ProviderKind } from '@crucibleforge/timing';
 import { envSecretFlag, oneOfFlag, parseCommandArgs } from '../args';
-import { hardwareFlags, HARDWARE_OPTIONS } from '../hardware-flags';
+import { ENGINE_USAGE, engineOptions, hardwareFlags, HARDWARE_OPTIONS, openEngine } from '../hardware-flags';
 import { benchConfig, checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
 import { paintFor } from '../bench-llm-render';
 import { resultsPath, shortPath, writeJsonFile } from '../bench-llm-results';
+import type { OpenedEngine } from '@crucibleforge/engine-llamacpp';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
@@ -23,6 +24,7 @@ const PROFILE = 'quick';
 const SEED = 1;
 
 const usage = `Usage: bench-llm <model> [options]          (also: crucibleforge bench-llm …)
+       bench-llm [<model>] --gguf FILE [options]     (no server: llama.cpp in this process)
        bench-llm --list | --check [<model>]
 
 The five-minute first read of a model: speed (short_50 / medium_200 / long_800 prompts, warm-up,
@@ -39,13 +41,17 @@ Options:
   --quick               a smoke run: one speed prompt, fewer rounds, then the tests
   --speed-only          speed only; no model-written code is run
   --allow-unsandboxed   run the code test without bubblewrap when it is unavailable
-  --gguf FILE           the model's GGUF file: size, quantisation and exact weights for the roofline
+  --gguf FILE           the model's GGUF file: size, quantisation and exact weights for the roofline;
+                        without --base-url the model runs in this process (no server). With a local
+                        server the file is found by itself (LM Studio, Ollama, llama.cpp /props)
+${ENGINE_USAGE}
   --gpu NAME            the GPU/APU serving it, for the plausibility roofline (e.g. "RX 7900 XTX")
   --bandwidth-gbs N     its memory bandwidth in GB/s (instead of --gpu)
   --out DIR             write <model>-<date>.json into DIR instead of ~/benchmarks
   --json FILE           write the results to exactly this file
   --cases DIR           the case set (default: ${CASES_DIR_DEFAULT})
-  --list                list the endpoint's models with GGUF size and quantisation where known
+  --list                list the endpoint's models with size, quantisation, parameters, architecture and
+                        experts (from the server, or from the GGUF found on disk for a local server)
   --check               check the endpoint (models listed, a streamed completion) and the sandbox
 
 Exit codes: 0 done (whatever the scores), 1 the endpoint failed, 2 usage, 3 the code test was skipped
@@ -124,9 +130,16 @@ interface Measured {
 }
 
 /** --speed-only: the speed benchmark alone (no case is run, no model-written code). */
-async function speedOnly(o: EndpointOptions, model: string, settings: SpeedSettings, io: CliIO, paint: Paint): Promise<Measured> {
+/** Where the model is: an endpoint, or a GGUF in this process. */
+type Target = { o: EndpointOptions; local: null } | { o: null; local: InProcess };
+
+async function speedOnly(t: Target, model: string, settings: SpeedSettings, io: CliIO, paint: Paint): Promise<Measured> {
+  const opened = t.local?.opened;
+  const via = opened
+    ? { completer: opened.engine, endpointLabel: `in-process:${opened.info.gguf}`, metadata: false, providerKind: 'llamacpp' as const }
+    : { baseUrl: t.o!.baseUrl, providerKind: t.o!.providerKind, ...(t.o!.apiKey ? { apiKey: t.o!.apiKey } : {}) };
   try {
-    const speed = await runSpeedBenchmark({ ...settings, baseUrl: o.baseUrl, model, providerKind: o.providerKind, ...(o.apiKey ? { apiKey: o.apiKey } : {}), signal: io.signal });
+    const speed = await runSpeedBenchmark({ ...settings, ...via, model, signal: io.signal });
     io.stdout.write(`${benchSpeedSection(speed, paint).join('\n')}\n`);
     return { speed, rows: [], run: null, casesDir: null, sandboxed: null, code: EXIT.ok };
   } catch (error) {
@@ -137,12 +150,14 @@ async function speedOnly(o: EndpointOptions, model: string, settings: SpeedSetti
 }
 
 /** The suite through the runner: preflight, the speed measurement, then the tests one at a time, stored as a run. */
-async function suite(o: EndpointOptions, model: string, settings: SpeedSettings, values: Values, io: CliIO, paint: Paint, runsDir: string): Promise<Measured> {
+async function suite(t: Target, model: string, settings: SpeedSettings, values: Values, io: CliIO, paint: Paint, runsDir: string): Promise<Measured> {
   const casesDir = casesDirOf(io, values.cases);
   // no sandbox: the runner skips the code test (nothing sent) and says why in its row
   const sandbox = await openSandbox(io, { who: 'bench-llm', allowUnsandboxed: values['allow-unsandboxed'], quiet: !values['allow-unsandboxed'] });
   const noSandbox = () => Promise.reject(sandboxError('SANDBOX_UNAVAILABLE', 'install bubblewrap, or --allow-unsandboxed'));
-  const { config, label } = benchConfig(o, model);
+  const e = engineOptions(values);
+  const engine = { ...(e.threads ? { threads: e.threads } : {}), ...(e.contextSize ? { context: e.contextSize } : {}), ...(e.batchSize ? { batch: e.batchSize } : {}) };
+  const { config, label } = t.local ? endpointConfig({ gguf: t.local.gguf, engine, model }) : benchConfig(t.o, model);
   const handle = await createRun({
     config,
     env: io.env,
@@ -154,7 +169,7 @@ async function suite(o: EndpointOptions, model: string, settings: SpeedSettings,
     driver: inSuiteOrder(await defaultDriver(casesDir)),
     toolVersion: VERSION,
     speed: settings,
-    world: { sandbox: sandbox ?? noSandbox, secrets: o.apiKey ? [o.apiKey] : [] },
+    world: { sandbox: sandbox ?? noSandbox, secrets: t.o?.apiKey ? [t.o.apiKey] : [] },
     signal: io.signal,
     ...leaseCacheOption(io.env),
   });
@@ -166,21 +181,45 @@ async function suite(o: EndpointOptions, model: string, settings: SpeedSettings,
   return { speed: await speedOf(), rows, run: { run_id: handle.runId, dir: handle.plan.dir }, casesDir, sandboxed: sandbox?.sandboxed ?? null, code };
 }
 
-async function benchmark(model: string, values: Values, io: CliIO): Promise<number> {
-  const o = endpointOptions(values, model, io);
-  const hw = await hardwareFlags(values, io.cwd);
+/** bench-llm on a GGUF in process (`--gguf` without `--base-url`): the runner's in-process provider, or the opened engine for --speed-only. */
+interface InProcess {
+  gguf: string;
+  opened: OpenedEngine | null;
+}
+
+async function benchmark(named: string | undefined, values: Values, io: CliIO): Promise<number> {
+  if (values.gguf === undefined || values['base-url'] !== undefined) return benchmarkWith(named!, values, io, null);
+  const gguf = resolve(io.cwd, values.gguf);
+  // --speed-only measures the engine here; the suite runs through the runner's in-process provider (it loads the engine)
+  const opened = values['speed-only'] ? await openEngine(io, values, named) : null;
+  try {
+    return await benchmarkWith(opened?.info.model ?? named ?? basename(gguf).replace(/\.gguf$/i, ''), values, io, { gguf, opened });
+  } finally {
+    await opened?.engine.close();
+  }
+}
+
+async function benchmarkWith(model: string, values: Values, io: CliIO, local: InProcess | null): Promise<number> {
+  const o = local ? null : endpointOptions(values, model, io);
+  const endpoint = o ? { baseUrl: o.baseUrl, providerKind: o.providerKind, apiKey: o.apiKey } : null;
+  const hw = await hardwareFlags(values, io, { model, opened: local?.opened ?? null, endpoint });
   const paint = paintFor(io.stdout.isTTY, io.env);
   const started = new Date();
-  const { metadata } = await probeEndpoint(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), model });
-  const info: ModelInfo | null = metadata.models.find((m) => m.id === model) ?? null;
+  const metadata = o ? (await probeEndpoint(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), model })).metadata : null;
+  const info: ModelInfo | null = metadata?.models.find((m) => m.id === model) ?? null;
   io.stdout.write(`${benchHeader(model, hw.gguf?.file_size_bytes ?? info?.size_bytes ?? null, hw.gguf?.quantization ?? info?.quantization ?? null).join('\n')}\n`);
   const settings: SpeedSettings = { ...(values.quick ? { prompts: ['short'], runs: 2, warmup: 1 } : { runs: 3, warmup: 1 }), ...hw };
+  if (local?.opened) {
+    const { engineLine } = await import('@crucibleforge/engine-llamacpp');
+    io.stdout.write(`  ${engineLine(local.opened.info)}\n\n`);
+  }
   const path = resultsPath({ json: values.json, out: values.out, cwd: io.cwd, home: io.env['HOME'], model, date: started });
-  const measured = values['speed-only'] ? await speedOnly(o, model, settings, io, paint) : await suite(o, model, settings, values, io, paint, join(dirname(path), 'runs'));
+  const target: Target = local ? { o: null, local } : { o: o!, local: null };
+  const measured = values['speed-only'] ? await speedOnly(target, model, settings, io, paint) : await suite(target, model, settings, values, io, paint, join(dirname(path), 'runs'));
   const results = benchResults({
     tool_version: VERSION,
     model,
-    base_url: measured.speed?.base_url ?? o.baseUrl,
+    base_url: measured.speed?.base_url ?? o?.baseUrl ?? `in-process:${local!.gguf}`,
     started_at: started.toISOString(),
     finished_at: new Date().toISOString(),
     settings: { quick: values.quick, speed_only: values['speed-only'], cases_dir: measured.casesDir, profile: PROFILE, seed: SEED, sandboxed: measured.sandboxed },
@@ -188,7 +227,7 @@ async function benchmark(model: string, values: Values, io: CliIO): Promise<numb
     speed: measured.speed,
     rows: measured.rows,
   });
-  await writeJsonFile(path, redactDeep(results, makeRedactor([o.apiKey])));
+  await writeJsonFile(path, redactDeep(results, makeRedactor([o?.apiKey])));
   io.stdout.write(`  📄 Results saved: ${shortPath(path, io.env['HOME'])}\n\n`);
   return measured.code;
 }
@@ -205,7 +244,11 @@ export const command: CommandModule = {
     if (values.list && values.check) throw new UsageError('give --list or --check, not both');
     if (values.list) return listModels(endpointOptions(values, model, io), io);
     if (values.check) return checkSetup(endpointOptions(values, model, io), io, paintFor(io.stdout.isTTY, io.env));
-    if (!model) throw new UsageError('name the model to benchmark (bench-llm --list shows what the endpoint has)');
+    const inProcess = values.gguf !== undefined && values['base-url'] === undefined;
+    if (!model && !inProcess) throw new UsageError('name the model to benchmark (bench-llm --list shows what the endpoint has), or run a GGUF in process with --gguf FILE');
+    if (!inProcess && (values.threads || values['ctx-size'] || values['batch-size'])) {
+      throw new UsageError('--threads, --ctx-size and --batch-size are for a model run in process (--gguf FILE without --base-url)');
+    }
     if (values.json && values.out) throw new UsageError('give --out DIR or --json FILE, not both');
     return withRunnerErrors(io, 'bench-llm', () => benchmark(model, values, io));
   },

@@ -8,7 +8,7 @@ import { EXIT, UsageError, type CliIO } from '../io';
 import { lazySandbox } from '../sandbox-open';
 import { loadSelection } from './cases-load';
 
-async function pickCase(io: CliIO, casesFlag: string | undefined, id: string | undefined, what: string): Promise<LoadedCase | number> {
+export async function pickCase(io: CliIO, casesFlag: string | undefined, id: string | undefined, what: string): Promise<LoadedCase | number> {
   if (id === undefined) throw new UsageError(`cases ${what} needs a case id`);
   const dir = casesDirOf(io, casesFlag);
   const selection = await loadSelection(io, dir, undefined);
@@ -18,7 +18,7 @@ async function pickCase(io: CliIO, casesFlag: string | undefined, id: string | u
 }
 
 /** Materialises the case for the seed as a run does (derive programs in the sandbox); a number is an exit code. */
-async function concrete(io: CliIO, c: LoadedCase, seed: number, sandbox: () => Promise<Sandbox>): Promise<MaterializedCase | number> {
+export async function concrete(io: CliIO, c: LoadedCase, seed: number, sandbox: () => Promise<Sandbox>): Promise<MaterializedCase | number> {
   try {
     return await materializeCase(c.def, seed, c.def.derive ? { sandbox: await sandbox() } : {});
   } catch (error) {

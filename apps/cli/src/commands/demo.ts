@@ -5,7 +5,7 @@ import { parseCommandArgs } from '../args';
 import { closingLines, runDemo } from '@crucibleforge/demo';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
-import { withRunnerErrors } from '../runner-context';
+import { userDir, withRunnerErrors } from '../runner-context';
 import { renderRun } from '../runner-render';
 import { VERSION } from '../main';
 
@@ -53,6 +53,7 @@ export const command: CommandModule = {
         say: (line) => io.stdout.write(`${line}\n`),
         follow: (events) => renderRun(events, io),
         signal: io.signal,
+        cacheDir: userDir(io.env, 'CACHE'),
       });
       io.stdout.write(`${closingLines(outcome).join('\n')}\n`);
       const s = outcome.summary;

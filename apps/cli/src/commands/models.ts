@@ -1,4 +1,6 @@
-import { modelsLines, probeProvider } from '@crucibleforge/runner';
+import { modelsLines, probeProvider, type ProviderStatus } from '@crucibleforge/runner';
+import { defaultModelRoots, discoverServedGgufs, ggufSummary } from '@crucibleforge/speed';
+import type { ProviderKind } from '@crucibleforge/timing';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { requireConfig, withRunnerErrors } from '../runner-context';
@@ -6,7 +8,9 @@ import { requireConfig, withRunnerErrors } from '../runner-context';
 const usage = `Usage: crucibleforge models [--config PATH] [--offline]
 
 Lists the models in models.yaml and the models each provider's endpoint serves, with size,
-quantization and context where the server says (LM Studio, Ollama, /v1/models).
+quantization and context where the server says (LM Studio, Ollama, /v1/models), and for a local
+server the model's GGUF found on disk (size, quantisation, parameters, architecture, experts). An
+in-process provider (kind llamacpp-inprocess) shows its GGUF file.
 
   --offline       only the configured models (ask no endpoint)
   --config PATH   models.yaml to use
@@ -14,13 +18,28 @@ quantization and context where the server says (LM Studio, Ollama, /v1/models).
 
 const options = { config: { type: 'string' }, offline: { type: 'boolean' } } as const;
 
+/** Each served model's GGUF found on this machine (local endpoints only), as its `gguf` fact. */
+async function withFiles(statuses: ProviderStatus[], env: Record<string, string | undefined>): Promise<ProviderStatus[]> {
+  const roots = await defaultModelRoots({ home: env['HOME'], ollamaModels: env['OLLAMA_MODELS'] });
+  return Promise.all(
+    statuses.map(async (s) => {
+      if (s.status !== 'up' || s.kind === 'llamacpp-inprocess') return s;
+      const key = s.api_key_env ? env[s.api_key_env] : undefined;
+      const files = await discoverServedGgufs(s.served, roots, { baseUrl: s.base_url, providerKind: s.kind as ProviderKind, apiKey: key });
+      return { ...s, served: s.served.map((m) => { const f = files.get(m.id); return f ? { ...m, gguf: { path: f.location.path, summary: ggufSummary(f.info) } } : m; }) };
+    }),
+  );
+}
+
 export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, options, false);
     return withRunnerErrors(io, 'models', async () => {
       const config = await requireConfig(io, values.config);
-      const statuses = values.offline ? [] : await Promise.all(Object.entries(config.providers).map(([name, p]) => probeProvider(name, p, { env: io.env })));
+      const ids = (name: string) => Object.values(config.models).filter((m) => m.provider === name).map((m) => m.id);
+      const probed = values.offline ? [] : await Promise.all(Object.entries(config.providers).map(([name, p]) => probeProvider(name, p, { env: io.env, ids: ids(name) })));
+      const statuses = await withFiles(probed, io.env);
       io.stdout.write(`${modelsLines(config, statuses, !values.offline).join('\n')}\n`);
       return EXIT.ok;
     });

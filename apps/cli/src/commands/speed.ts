@@ -4,19 +4,23 @@ import { CrucibleError, makeRedactor, type ReasoningMode } from '@crucibleforge/
 import { partialTimingsText, renderSpeedReport, speedEventText } from '@crucibleforge/report';
 import { parseCount, runSpeedBenchmark, type SpeedPromptKey } from '@crucibleforge/speed';
 import { isTimingError, PROVIDER_KINDS, releaseModel, type ProviderKind, type TimingTimeouts } from '@crucibleforge/timing';
+import type { OpenedEngine, PpTgReport } from '@crucibleforge/engine-llamacpp';
 import { envSecretFlag, intFlag, listFlag, numberFlag, oneOfFlag, parseCommandArgs } from '../args';
-import { hardwareFlags, HARDWARE_OPTIONS } from '../hardware-flags';
+import { ENGINE_USAGE, hardwareFlags, HARDWARE_OPTIONS, openEngine } from '../hardware-flags';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { redactingIO } from '../runner-context';
 
 const usage = `Usage: crucibleforge speed <model> --base-url <url> [options]
+       crucibleforge speed [<model>] --gguf FILE [options]      (no server: llama.cpp in this process)
 
-Measures one model's speed on an OpenAI-compatible endpoint: TTFT (any / reasoning / content),
-decode and prefill tokens/s, E2E, event gaps; optional depth and concurrency sweeps; a roofline
-plausibility check. Prints a table; --json writes the full report.
+Measures one model's speed on an OpenAI-compatible endpoint, or of a GGUF file run in process: TTFT
+(any / reasoning / content), decode and prefill tokens/s, E2E, event gaps; optional depth and
+concurrency sweeps; a roofline plausibility check (with no GPU named, against this host's measured
+memory bandwidth for a local or in-process model). In process it also measures llama-bench's pp/tg.
+Prints a table; --json writes the full report.
 
 Options:
-  --base-url URL            endpoint base URL including /v1 (required)
+  --base-url URL            endpoint base URL including /v1 (required unless --gguf runs the model in process)
   --api-key-env VAR         read the API key from environment variable VAR (never printed)
   --runs N                  measured rounds per prompt (default 3)
   --warmup N                warm-up rounds per prompt, not measured (default 1; 0 allowed)
@@ -28,7 +32,13 @@ Options:
   --reasoning MODE          auto|on|off: the provider's thinking switch (default auto)
   --gpu NAME                GPU/APU for the roofline, e.g. "RX 7900 XTX", "RTX 4090", "M2 Max"
   --bandwidth-gbs N         advertised memory bandwidth in GB/s (overrides --gpu)
-  --gguf PATH               the model's local GGUF file (exact active weights per token)
+  --gguf PATH               the model's GGUF file: exact active weights per token; without --base-url the
+                            model runs in this process (found by itself for LM Studio, Ollama, llama.cpp)
+${ENGINE_USAGE}
+  --pp N / --tg M           in process: llama-bench's prompt processing of N tokens and generation of M
+                            (default 512 / 128; 0 skips)
+  --repetitions R           in process: pp/tg repetitions, reported as mean ± sd (default 5)
+  --refresh-bandwidth       measure the host's memory bandwidth again (else the cached probe is used)
   --connect-timeout S       seconds until response headers (default 30)
   --first-token-timeout S   seconds until the first token (default 300)
   --gap-timeout S           longest silence between tokens, seconds (default 120)
@@ -57,6 +67,9 @@ const OPTIONS = {
   'total-timeout': { type: 'string' },
   unload: { type: 'boolean' },
   json: { type: 'string' },
+  pp: { type: 'string' },
+  tg: { type: 'string' },
+  repetitions: { type: 'string' },
 } as const;
 
 const PROMPT_KEYS: readonly SpeedPromptKey[] = ['short', 'medium', 'long'];
@@ -83,12 +96,16 @@ export const command: CommandModule = {
   async run(args: string[], rawIO: CliIO): Promise<number> {
     let io = rawIO;
     const { values, positionals } = parseCommandArgs(args, OPTIONS);
-    const model = positionals[0];
-    if (!model) throw new UsageError('name the model to measure: crucibleforge speed <model> --base-url <url>');
-    if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
     const baseUrl = values['base-url'];
-    if (!baseUrl) throw new UsageError('--base-url is required (e.g. http://127.0.0.1:1234/v1)');
-    if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+    const inProcess = values.gguf !== undefined && baseUrl === undefined;
+    const named = positionals[0];
+    if (!named && !inProcess) throw new UsageError('name the model to measure: crucibleforge speed <model> --base-url <url> (or --gguf FILE to run it in process)');
+    if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+    if (!inProcess && !baseUrl) throw new UsageError('--base-url is required (e.g. http://127.0.0.1:1234/v1), or --gguf FILE to run the model in this process');
+    if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+    if (!inProcess && (values.threads || values['ctx-size'] || values['batch-size'] || values.pp || values.tg || values.repetitions)) {
+      throw new UsageError('--threads, --ctx-size, --batch-size, --pp, --tg and --repetitions are for a model run in process (--gguf FILE without --base-url)');
+    }
     const keyVar = values['api-key-env'];
     const apiKey = envSecretFlag(io.env, 'api-key-env', keyVar);
     if (apiKey) io = redactingIO(rawIO, [apiKey]);
@@ -99,14 +116,26 @@ export const command: CommandModule = {
       const seconds = numberFlag(flag, values[flag] as string | undefined);
       if (seconds !== undefined) timeouts[key] = seconds * 1000;
     }
-    const providerKind = oneOfFlag<ProviderKind>('provider', values.provider, PROVIDER_KINDS, 'generic');
+    const providerKind = oneOfFlag<ProviderKind>('provider', values.provider, PROVIDER_KINDS, inProcess ? 'llamacpp' : 'generic');
     const reasoning = oneOfFlag<ReasoningMode>('reasoning', values.reasoning, ['auto', 'on', 'off'], 'auto');
-    const hardware = await hardwareFlags(values, io.cwd);
+    // llama-bench's `-p N -n M -r R`; `--pp 0 --tg 0` skips it
+    const ppTg = inProcess
+      ? { promptTokens: intFlag('pp', values.pp, 512, 0), generateTokens: intFlag('tg', values.tg, 128, 0), repetitions: intFlag('repetitions', values.repetitions, 5) }
+      : null;
+    let opened: OpenedEngine | null = null;
+    if (inProcess) {
+      opened = await openEngine(io, values, named);
+      const { engineLine } = await import('@crucibleforge/engine-llamacpp');
+      io.stderr.write(`${engineLine(opened.info)}\n`);
+    }
+    const model = opened?.info.model ?? named!;
+    const say = (line: string) => io.stderr.write(`${line}\n`);
+    const hardware = await hardwareFlags(values, io, { model, opened, endpoint: opened ? null : { baseUrl: baseUrl!, providerKind, apiKey }, say });
 
     let report;
     try {
       report = await runSpeedBenchmark({
-        baseUrl,
+        ...(opened ? { completer: opened.engine, endpointLabel: `in-process:${opened.info.gguf}`, metadata: false } : { baseUrl: baseUrl! }),
         model,
         ...(apiKey ? { apiKey } : {}),
         providerKind,
@@ -132,17 +161,31 @@ export const command: CommandModule = {
       // a timeout or a broken stream: what was measured before it stopped helps tell a slow server from a dead one
       const cut = isTimingError(error, 'TIMING_CONNECT_TIMEOUT', 'TIMING_FIRST_TOKEN_TIMEOUT', 'TIMING_GAP_TIMEOUT', 'TIMING_TOTAL_TIMEOUT', 'TIMING_STREAM_ERROR');
       if (cut) io.stderr.write(`  ${partialTimingsText(error.details.partial)}\n`);
+      await opened?.engine.close();
       return EXIT.failed;
     }
 
     io.stdout.write(renderSpeedReport(report));
+    let ppTgReport: PpTgReport | null = null;
+    try {
+      if (opened && ppTg && (ppTg.promptTokens > 0 || ppTg.generateTokens > 0)) {
+        const { fitPpTg, renderPpTg } = await import('@crucibleforge/engine-llamacpp');
+        const { fitted, cut } = fitPpTg(ppTg, opened.info.context_size);
+        if (cut) io.stderr.write(`pp/tg cut to the ${opened.info.context_size}-token context: pp ${fitted.promptTokens}, tg ${fitted.generateTokens} (raise --ctx-size)\n`);
+        ppTgReport = await opened.engine.benchmark(fitted);
+        io.stdout.write(renderPpTg(ppTgReport));
+      }
+    } finally {
+      await opened?.engine.close();
+    }
     if (values.json) {
       const file = resolve(io.cwd, values.json);
-      const json = `${JSON.stringify(report, null, 2)}\n`;
+      const full = opened ? { ...report, engine: opened.info, pp_tg: ppTgReport } : report;
+      const json = `${JSON.stringify(full, null, 2)}\n`;
       await writeFile(file, makeRedactor([apiKey])(json));
       io.stdout.write(`report written to ${file}\n`);
     }
-    if (values.unload) {
+    if (values.unload && baseUrl) {
       const released = await releaseModel(baseUrl, model, { providerKind, ...(apiKey ? { apiKey } : {}) });
       io.stdout.write(`unload: ${released.detail}\n`);
     }

@@ -1,0 +1,9 @@
+export { createLlamaCppEngine, modelIdOf } from './engine';
+export type { EngineInfo, LlamaCppEngine, LlamaCppEngineOptions } from './engine';
+export { benchPpTg, renderPpTg, meanSd } from './bench';
+export type { PpTgOptions, PpTgReport, PpTgTest } from './bench';
+export { ENGINE_NAME } from './llama';
+export { openGgufEngine, engineLine, fitPpTg } from './open';
+export type { OpenedEngine } from './open';
+export { engineError, isEngineError, ENGINE_ERRORS, ENGINE_ERROR_CODES } from './errors';
+export type { EngineError, EngineErrorCode } from './errors';
