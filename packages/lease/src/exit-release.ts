@@ -1,4 +1,4 @@
-import { processLeases, type LeaseRegistry } from '@crucibleforge/lease';
+import { processLeases, type LeaseRegistry } from './registry';
 
 /** The slice of `process` the exit handlers use (the real one, or a fake in tests). */
 export interface ExitProcess {
