@@ -6,7 +6,7 @@ import { assertKnownIds, formatVerifySummary, verifyCases, type LoadedCase } fro
 import { caseListRows, caseListText } from '@crucibleforge/cases/internal';
 import { lazySandbox } from '../sandbox-open';
 import { withRunnerErrors } from '../runner-context';
-import { parseCommandArgs } from '../args';
+import { parseCommandArgs, stringFlags } from '../args';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { calibrate } from './cases-calibrate';
@@ -53,9 +53,7 @@ Options:
 async function list(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     json: { type: 'boolean' },
-    cases: { type: 'string' },
-    profile: { type: 'string' },
-    category: { type: 'string' },
+    ...stringFlags('cases', 'profile', 'category'),
   });
   if (positionals.length > 0) throw new UsageError(`cases list takes no arguments, got "${positionals[0]}"`);
   if (values.category !== undefined && !CATEGORIES.includes(values.category as (typeof CATEGORIES)[number])) {
@@ -94,9 +92,7 @@ function filterCases(io: CliIO, dir: string, all: LoadedCase[], cases: LoadedCas
 
 async function verify(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
-    json: { type: 'string' },
-    cases: { type: 'string' },
-    profile: { type: 'string' },
+    ...stringFlags('json', 'cases', 'profile'),
     'allow-unsandboxed': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
   });

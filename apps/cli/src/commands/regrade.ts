@@ -1,5 +1,5 @@
 import { defaultDriver, loadRun, regradeLines, regradeRun } from '@crucibleforge/runner';
-import { listFlag, parseCommandArgs } from '../args';
+import { listFlag, parseCommandArgs, stringFlags } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, type CommandModule } from '../io';
 import { resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
@@ -23,12 +23,9 @@ as they are (the reply answered another revision).
 `;
 
 const options = {
-  run: { type: 'string' },
+  ...stringFlags('run', 'models', 'cases', 'results'),
   latest: { type: 'boolean' },
-  models: { type: 'string' },
   'dry-run': { type: 'boolean' },
-  cases: { type: 'string' },
-  results: { type: 'string' },
   'allow-unsandboxed': { type: 'boolean' },
 } as const;
 

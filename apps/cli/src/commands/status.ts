@@ -1,5 +1,5 @@
 import { configuredSecrets, setupLines } from '@crucibleforge/runner';
-import { parseCommandArgs } from '../args';
+import { parseCommandArgs, stringFlags } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { CASES_DIR_NOT_FOUND, findCasesDir } from '../cases-dir';
 import { locateConfig, redactingIO, requireConfig, resultsDirOf, withRunnerErrors } from '../runner-context';
@@ -15,9 +15,7 @@ cases each profile holds; and the latest runs.
 
 const options = {
   'no-preflight': { type: 'boolean' },
-  config: { type: 'string' },
-  results: { type: 'string' },
-  cases: { type: 'string' },
+  ...stringFlags('config', 'results', 'cases'),
 } as const;
 
 export const command: CommandModule = {
