@@ -23,7 +23,7 @@ describe('renderSpeedReport', () => {
       expect(table).toMatch(/short_50 +TTFT \(s\) +2 /);
       expect(table).toMatch(/TTFT reasoning \(s\) +0 +— +— /);
       // the rendering, whatever the verdict (the sim's speed on a loaded host decides it; speed's tests check the verdict)
-      expect(table).toMatch(/\nplausibility: (HIGH|MEDIUM|LOW|SUSPICIOUS)\n/);
+      expect(table).toMatch(/\nplausibility: (HIGH|MEDIUM|LOW|SUSPICIOUS|UNKNOWN)\n/);
       expect(table).toMatch(/depth sweep\n.*\n256 /);
       expect(table).toMatch(/concurrency sweep/);
       expect(table).toMatch(/ {2}decode +\(N_out − N_first\)/);
