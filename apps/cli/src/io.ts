@@ -24,4 +24,4 @@ export interface CommandModule {
   run(args: string[], io: CliIO): Promise<number>;
 }
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, noSandbox: 3 } as const;
+export { EXIT_CODES as EXIT } from '@crucibleforge/core';

@@ -1,4 +1,5 @@
 export { startGuiServer } from './server';
+export { guiBannerLines } from './banner';
 export type { GuiServer, GuiServerOptions } from './server';
 export { apiRoutes } from './api';
 export { GuiError } from './errors';
@@ -7,7 +8,6 @@ export { casesCatalog, driverCatalog } from './catalog';
 export type { CaseCatalog, ProfileInfo } from './catalog';
 export { isLoopbackBind, generateToken, tokensEqual, MIN_TOKEN_LENGTH } from './security';
 export type { LiveMessage } from './live';
-export type { ModelsView, ModelView, ProviderStatus, ServedModel } from './models';
 export type { RunEstimate, LiveRunView, LiveStatus } from './runs';
 export type { RunResults, RowSummary, CategoryChart, SpeedChart } from './results';
 export type { RunRequest } from './request';

@@ -1,9 +1,16 @@
-import { CrucibleError } from '@crucibleforge/core';
+import { readFile } from 'node:fs/promises';
+import { LineCounter, parseDocument } from 'yaml';
+import { tableError, type ErrorTable } from '@crucibleforge/core';
 import { z } from 'zod';
 import type { AnswerFn, SimEndpointOptions, SimRequestView } from './types';
 
 /** The error codes this package throws (misconfiguration and listen failures only). */
 export type SimErrorCode = 'SIM_CONFIG_INVALID' | 'SIM_LISTEN_FAILED';
+
+export const SIM_ERRORS = {
+  SIM_CONFIG_INVALID: { kind: 'config', retryable: false },
+  SIM_LISTEN_FAILED: { kind: 'internal', retryable: false },
+} as const satisfies ErrorTable<SimErrorCode>;
 
 const positive = z.number().positive();
 const nonNegative = z.number().nonnegative();
@@ -96,7 +103,7 @@ function validate(value: unknown, source: string, functions: boolean): SimEndpoi
 }
 
 function invalid(source: string, problems: string[]): never {
-  throw new CrucibleError<SimErrorCode>('SIM_CONFIG_INVALID', `${source}: invalid sim config\n  ${problems.join('\n  ')}`, {
+  throw tableError(SIM_ERRORS, 'SIM_CONFIG_INVALID', `${source}: invalid sim config\n  ${problems.join('\n  ')}`, {
     details: { source, problems },
   });
 }
@@ -110,7 +117,55 @@ export function parseSimConfig(value: unknown, source: string): SimEndpointOptio
   return validate(value, source, false);
 }
 
+/**
+ * Reads and validates a YAML sim config file (what `crucibleforge sim --config` serves). Throws
+ * SIM_CONFIG_INVALID naming the file, and `file:line:col` for a YAML syntax error.
+ */
+export async function loadSimConfig(file: string): Promise<SimEndpointOptions> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw tableError(SIM_ERRORS, 'SIM_CONFIG_INVALID', `${file}: cannot read the sim config: ${(error as Error).message}`);
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
+  const first = doc.errors[0];
+  if (first) {
+    const at = lineCounter.linePos(first.pos[0]);
+    throw tableError(SIM_ERRORS, 'SIM_CONFIG_INVALID', `${file}:${at.line}:${at.col}: YAML syntax error: ${first.message.split('\n')[0]}`);
+  }
+  return parseSimConfig(doc.toJS(), file);
+}
+
 /** Validates options passed from code (functions allowed). */
 export function checkSimOptions(options: SimEndpointOptions): SimEndpointOptions {
   return validate(options, 'startSimEndpoint options', true);
 }
+
+/** Two demo models: a thinking model streaming reasoning_content, and a plain llama.cpp-style one. */
+/** What `crucibleforge sim` serves without a config file. */
+export const DEFAULT_SIM_CONFIG: SimEndpointOptions = {
+  models: [
+    {
+      id: 'sim-fast',
+      first_token_base_ms: 120,
+      decode_tps: 90,
+      reasoning_encoding: 'reasoning_content',
+      context_length: 32768,
+      answer: {
+        reasoning: 'The user greeted me. A short, friendly reply is enough here.',
+        content: 'Hello! I am sim-fast, a simulated model served by CrucibleForge.',
+      },
+    },
+    {
+      id: 'sim-plain',
+      first_token_base_ms: 250,
+      decode_tps: 35,
+      usage_placement: 'finish_chunk',
+      llamacpp_timings: true,
+      context_length: 8192,
+      answer: { content: 'Hello! I am sim-plain, a simulated model without a reasoning channel.' },
+    },
+  ],
+};

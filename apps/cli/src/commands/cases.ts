@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { CATEGORIES, CrucibleError } from '@crucibleforge/core';
+import { CATEGORIES } from '@crucibleforge/core';
 import { assertKnownIds, formatVerifySummary, verifyCases, type LoadedCase } from '@crucibleforge/cases';
-import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
-import { parseCommandArgs } from '../args';
+import { caseListRows, caseListText } from '@crucibleforge/cases/internal';
+import { lazySandbox } from '../sandbox-open';
+import { withRunnerErrors } from '../runner-context';
+import { parseCommandArgs, stringFlags } from '../args';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { calibrate } from './cases-calibrate';
@@ -51,9 +53,7 @@ Options:
 async function list(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     json: { type: 'boolean' },
-    cases: { type: 'string' },
-    profile: { type: 'string' },
-    category: { type: 'string' },
+    ...stringFlags('cases', 'profile', 'category'),
   });
   if (positionals.length > 0) throw new UsageError(`cases list takes no arguments, got "${positionals[0]}"`);
   if (values.category !== undefined && !CATEGORIES.includes(values.category as (typeof CATEGORIES)[number])) {
@@ -63,30 +63,7 @@ async function list(args: string[], io: CliIO): Promise<number> {
   const selection = await loadSelection(io, dir, values.profile);
   if (typeof selection === 'number') return selection;
   const cases = selection.cases.filter((c) => values.category === undefined || c.def.category === values.category);
-  if (values.json) {
-    const rows = cases.map((c) => ({
-      id: c.def.id,
-      category: c.def.category,
-      difficulty: c.def.difficulty,
-      seeded: c.seeded,
-      title: c.def.title,
-      tags: c.def.tags ?? [],
-      revision: c.revision,
-    }));
-    io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-    return EXIT.ok;
-  }
-  const width = Math.max(2, ...cases.map((c) => c.def.id.length));
-  const lines = cases.map((c) => `${c.def.id.padEnd(width)}  ${c.def.category.padEnd(9)}  ${c.def.difficulty.padEnd(6)}  ${c.seeded ? 'seeded' : '      '}  ${c.def.title}`);
-  const count = (pick: (c: LoadedCase) => string) => {
-    const m = new Map<string, number>();
-    for (const c of cases) m.set(pick(c), (m.get(pick(c)) ?? 0) + 1);
-    return [...m].map(([k, n]) => `${k} ${n}`).join(', ');
-  };
-  const seeded = cases.filter((c) => c.seeded).length;
-  io.stdout.write(
-    `${[...lines, '', `${cases.length} cases (${count((c) => c.def.category) || 'none'}); ${count((c) => c.def.difficulty) || '-'}; ${seeded} seeded`].join('\n')}\n`,
-  );
+  io.stdout.write(values.json ? `${JSON.stringify(caseListRows(cases), null, 2)}\n` : caseListText(cases));
   return EXIT.ok;
 }
 
@@ -115,53 +92,28 @@ function filterCases(io: CliIO, dir: string, all: LoadedCase[], cases: LoadedCas
 
 async function verify(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
-    json: { type: 'string' },
-    cases: { type: 'string' },
-    profile: { type: 'string' },
+    ...stringFlags('json', 'cases', 'profile'),
     'allow-unsandboxed': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
   });
   const dir = casesDirOf(io, values.cases);
   const selection = await loadSelection(io, dir, values.profile);
   if (typeof selection === 'number') return selection;
-  let cases: LoadedCase[];
-  try {
-    cases = filterCases(io, dir, selection.all, selection.cases, positionals);
-  } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'CASES_UNKNOWN_CASE') {
-      io.stderr.write(`crucibleforge cases: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    throw error;
-  }
-  const bwrapPath = io.env['CRUCIBLEFORGE_BWRAP'];
-  const makeSandbox = async (): Promise<Sandbox> => {
-    const sandbox = await createSandbox({ allowUnsandboxed: values['allow-unsandboxed'] ?? false, ...(bwrapPath ? { bwrapPath } : {}) });
-    if (!sandbox.sandboxed) io.stderr.write('crucibleforge cases verify: WARNING: bwrap is unavailable; running case programs WITHOUT a sandbox\n');
-    return sandbox;
-  };
+  // an unknown id is a config error (exit 2); no sandbox is exit 3 (withRunnerErrors)
+  const cases = filterCases(io, dir, selection.all, selection.cases, positionals);
   const started = performance.now();
-  let report;
-  try {
-    report = await verifyCases(cases, {
-      sandbox: makeSandbox,
-      signal: io.signal,
-      onResult: (r) => {
-        if (!r.ok) {
-          io.stdout.write(`FAIL ${r.id} (${r.file})\n${r.problems.map((p) => `  - ${p}\n`).join('')}`);
-        } else if (values.verbose) {
-          io.stdout.write(`ok   ${r.id} (${(r.elapsed_ms / 1000).toFixed(1)} s; sandbox ${(r.sandbox_ms / 1000).toFixed(1)} s)\n`);
-        }
-        if (values.verbose) for (const w of r.warnings) io.stdout.write(`  warning: ${w}\n`);
-      },
-    });
-  } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
-      io.stderr.write(`crucibleforge cases verify: ${error.message}\n`);
-      return EXIT.noSandbox;
-    }
-    throw error;
-  }
+  const report = await verifyCases(cases, {
+    sandbox: lazySandbox(io, { who: 'crucibleforge cases verify', allowUnsandboxed: values['allow-unsandboxed'] ?? false }),
+    signal: io.signal,
+    onResult: (r) => {
+      if (!r.ok) {
+        io.stdout.write(`FAIL ${r.id} (${r.file})\n${r.problems.map((p) => `  - ${p}\n`).join('')}`);
+      } else if (values.verbose) {
+        io.stdout.write(`ok   ${r.id} (${(r.elapsed_ms / 1000).toFixed(1)} s; sandbox ${(r.sandbox_ms / 1000).toFixed(1)} s)\n`);
+      }
+      if (values.verbose) for (const w of r.warnings) io.stdout.write(`  warning: ${w}\n`);
+    },
+  });
   const seconds = (performance.now() - started) / 1000;
   if (values.verbose && report.results.length > 1) {
     // by the case's own sandbox time: elapsed time also counts waiting for the shared pool
@@ -179,11 +131,8 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const [sub, ...rest] = args;
-    if (sub === 'list') return list(rest, io);
-    if (sub === 'verify') return verify(rest, io);
-    if (sub === 'grade') return grade(rest, io);
-    if (sub === 'show') return show(rest, io);
-    if (sub === 'calibrate') return calibrate(rest, io);
+    const run = sub === 'list' ? list : sub === 'verify' ? verify : sub === 'grade' ? grade : sub === 'show' ? show : sub === 'calibrate' ? calibrate : undefined;
+    if (run) return withRunnerErrors(io, 'cases', () => run(rest, io));
     throw new UsageError(sub === undefined ? 'give a subcommand: list, verify, grade, show or calibrate' : `unknown subcommand "${sub}" (list, verify, grade, show or calibrate)`);
   },
 };

@@ -1,6 +1,5 @@
-import { apiKeyFor, isInProcess, probeInProcess, resolveModel } from '@crucibleforge/runner';
-import { listModelMetadata, type GgufInfo, type ModelInfo } from '@crucibleforge/timing';
-import { discoverAll, formatParams, ggufSummary } from '../host-roofline';
+import { modelsLines, probeProvider } from '@crucibleforge/runner';
+import { defaultModelRoots } from '@crucibleforge/speed';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { requireConfig, withRunnerErrors } from '../runner-context';
@@ -18,67 +17,16 @@ in-process provider (kind llamacpp-inprocess) shows its GGUF file.
 
 const options = { config: { type: 'string' }, offline: { type: 'boolean' } } as const;
 
-function size(info: ModelInfo | undefined): string {
-  if (!info) return '';
-  const parts: string[] = [];
-  if (info.parameter_size) parts.push(info.parameter_size);
-  else if (info.parameter_count) parts.push(formatParams(info.parameter_count));
-  if (info.size_bytes) parts.push(`${(info.size_bytes / 2 ** 30).toFixed(1)} GiB`);
-  if (info.quantization) parts.push(info.quantization);
-  if (info.max_context) parts.push(`ctx ${info.max_context}`);
-  if (info.state) parts.push(info.state);
-  return parts.join(', ');
-}
-
 export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, options, false);
     return withRunnerErrors(io, 'models', async () => {
       const config = await requireConfig(io, values.config);
-      const lines: string[] = [];
-      for (const [providerName, provider] of Object.entries(config.providers)) {
-        const configured = Object.entries(config.models).filter(([, m]) => m.provider === providerName);
-        lines.push(`${providerName} (${provider.kind}, ${provider.base_url})`);
-        let served: ModelInfo[] | null = null;
-        let files = new Map<string, { info: GgufInfo; location: { path: string } }>();
-        if (isInProcess(provider)) {
-          const probe = await probeInProcess(provider, configured.map(([, m]) => m.id));
-          served = probe.listing.ok ? probe.metadata.models : null;
-          if (!probe.listing.ok) lines.push(`  (GGUF not readable: ${probe.listing.reason})`);
-        } else if (!values.offline) {
-          let apiKey: string | undefined;
-          try {
-            apiKey = configured[0] ? apiKeyFor(resolveModel(config, configured[0][0]), io.env) : provider.api_key_env ? io.env[provider.api_key_env] : undefined;
-          } catch {
-            apiKey = undefined;
-          }
-          const meta = await listModelMetadata(provider.base_url, { ...(apiKey ? { apiKey } : {}) });
-          served = meta.sources.length > 0 ? meta.models : null;
-          if (!served) lines.push('  (endpoint did not answer)');
-          else files = await discoverAll(io, served, { baseUrl: provider.base_url, providerKind: provider.kind, apiKey });
-        }
-        const file = (id: string) => {
-          const hit = files.get(id);
-          return hit ? ` {GGUF ${hit.location.path}: ${ggufSummary(hit.info)}}` : '';
-        };
-        const servedIds = new Set((served ?? []).map((m) => m.id));
-        for (const [label, m] of configured) {
-          const info = served?.find((s) => s.id === m.id);
-          const mark = served === null ? ' ' : servedIds.has(m.id) ? '*' : '!';
-          const price = m.prices ?? provider.prices;
-          lines.push(
-            `  ${mark} ${label} → ${m.id}${m.enabled ? '' : ' (disabled)'}${m.context_length ? `, ctx ${m.context_length}` : ''}` +
-              `${price ? `, $${price.input}/$${price.output} per M` : ''}${info ? ` [${size(info)}]` : ''}${file(m.id)}${mark === '!' ? ' — not served by the endpoint' : ''}`,
-          );
-        }
-        for (const info of served ?? []) {
-          if (configured.some(([, m]) => m.id === info.id)) continue;
-          lines.push(`    ${info.id} (not configured)${size(info) ? ` [${size(info)}]` : ''}${file(info.id)}`);
-        }
-      }
-      if (!values.offline) lines.push('', '* served by its endpoint   ! configured but not served');
-      io.stdout.write(`${lines.join('\n')}\n`);
+      const ids = (name: string) => Object.values(config.models).filter((m) => m.provider === name).map((m) => m.id);
+      const modelRoots = await defaultModelRoots({ home: io.env['HOME'], ollamaModels: io.env['OLLAMA_MODELS'] });
+      const statuses = values.offline ? [] : await Promise.all(Object.entries(config.providers).map(([name, p]) => probeProvider(name, p, { env: io.env, ids: ids(name), modelRoots })));
+      io.stdout.write(`${modelsLines(config, statuses, !values.offline).join('\n')}\n`);
       return EXIT.ok;
     });
   },

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { parseReportFormats, REPORT_FORMATS } from '@crucibleforge/report';
-import { listFlag, parseCommandArgs } from '../args';
+import { listFlag, parseCommandArgs, stringFlags } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
 import { writeReport } from '../runner-report';
@@ -20,12 +20,8 @@ Prints the summary table and the files written.
 `;
 
 const options = {
-  run: { type: 'string' },
+  ...stringFlags('run', 'models', 'format', 'out', 'results'),
   latest: { type: 'boolean' },
-  models: { type: 'string' },
-  format: { type: 'string' },
-  out: { type: 'string' },
-  results: { type: 'string' },
 } as const;
 
 export const command: CommandModule = {

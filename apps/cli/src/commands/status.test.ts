@@ -2,11 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
-import { writeTinyLlama } from '@crucibleforge/timing/testing';
+import { writeTinyLlama } from '@crucibleforge/speed/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim } from '../runner-testing';
-import { memoryIO } from '../testing';
+import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, startFixtureSim } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 beforeAll(async () => {
@@ -21,7 +20,7 @@ describe('crucibleforge status and models', () => {
     const text = await readFile(ws.config, 'utf8');
     await writeFile(ws.config, text.replace('models:\n', '  dead:\n    kind: vllm\n    base_url: http://127.0.0.1:9/v1\nmodels:\n'));
     const t = memoryIO({ cwd: ws.dir, env: {} });
-    expect(await main(['status', '--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES], t.io)).toBe(0);
+    expect(await main(['status', '--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR], t.io)).toBe(0);
     const out = t.stdout();
     expect(out).toMatch(/UP {3}local \(lmstudio\)/);
     expect(out).toMatch(/DOWN dead \(vllm\) http:\/\/127\.0\.0\.1:9\/v1/);
