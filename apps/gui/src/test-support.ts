@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
+import { caseRevision, parseCaseFile } from '@crucibleforge/cases';
 import type { Category } from '@crucibleforge/core';
 import type { RunnerConfigData } from '@crucibleforge/runner';
 import type { GuiServerOptions } from './server';
@@ -34,13 +35,21 @@ export const TEST_CASES: TestCase[] = [
   { id: 'reasoning-clock-hands', category: 'reasoning', difficulty: 'hard', title: 'Clock hands', prompt: 'How many times do the hands of a clock overlap in 12 hours?', answer: 11 },
 ];
 
+/** A hard label needs blind evidence bound to the question's revision: made-up counts, the real revision. */
+function calibrationLines(c: TestCase): string[] {
+  if (c.difficulty !== 'hard') return [];
+  const plain = parseCaseFile(caseYaml({ ...c, difficulty: 'easy' }), `${c.category}/${c.id}.yaml`).cases[0];
+  if (!plain) throw new Error(`test case ${c.id} does not load`);
+  return ['calibration:', '  attempts: 3', '  passes: 0', '  solver: made up for the GUI tests', '  date: 2026-12-01', `  revision: ${caseRevision(plain.def)}`, '  review: a made-up hard case'];
+}
+
 function caseYaml(c: TestCase): string {
   return [
     `id: ${c.id}`,
     `title: ${c.title}`,
     `category: ${c.category}`,
     `difficulty: ${c.difficulty}`,
-    ...(c.difficulty === 'hard' ? ['why_hard: a made-up hard case for the GUI tests'] : []),
+    ...(c.difficulty === 'hard' ? ['why_hard: a made-up hard case for the GUI tests', ...calibrationLines(c)] : []),
     'prompt: |',
     `  ${c.prompt} End with "Answer: <integer>".`,
     'max_tokens: 64',

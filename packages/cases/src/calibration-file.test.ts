@@ -7,7 +7,7 @@ const TEXT = `# A comment the edit keeps
 id: math-small-sum
 title: A small sum
 category: math
-difficulty: hard
+difficulty: easy
 why_hard: a long careful derivation of nothing much
 prompt: |
   What is 2 + 3? End with "Answer: <integer>".

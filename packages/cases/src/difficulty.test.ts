@@ -64,8 +64,10 @@ describe('a case label follows its blind calibration', () => {
     expect(load('easy', cal(3, 4)).problems.length).toBeGreaterThan(0);
     expect(load('hard', cal(2, 0, '  review: checked by hand, one reading\n')).problems.length).toBeGreaterThan(0);
   });
-  it('keeps a candidate-hard case at most medium until it is calibrated', () => {
-    expect(load('hard', undefined, 'tags: [candidate-hard]\n').problems.map((p) => p.message).join('\n')).toMatch(/only with blind calibration evidence/);
+  it('labels no case hard without blind calibration evidence (an author\'s word is not enough)', () => {
+    expect(load('hard').problems.map((p) => p.message).join('\n')).toMatch(/labelled hard without blind calibration evidence/);
+    expect(load('hard', undefined, 'tags: [candidate-hard]\n').problems.map((p) => p.message).join('\n')).toMatch(/labelled hard without blind calibration evidence/);
     expect(load('medium', undefined, 'tags: [candidate-hard]\n').problems).toEqual([]);
+    expect(load('easy').problems).toEqual([]);
   });
 });

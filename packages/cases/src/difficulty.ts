@@ -17,8 +17,9 @@ export function calibrationProblems(def: CaseDef): { path: (string | number)[]; 
   const out: { path: (string | number)[]; message: string }[] = [];
   const cal = def.calibration;
   if (!cal) {
-    if (def.difficulty === 'hard' && def.tags?.includes('candidate-hard')) {
-      out.push({ path: ['difficulty'], message: 'a candidate-hard case is labelled hard only with blind calibration evidence (calibration)' });
+    // An author's "hard" was wrong for nearly every case blind solvers tried: hard is an observation, not a claim.
+    if (def.difficulty === 'hard') {
+      out.push({ path: ['difficulty'], message: 'labelled hard without blind calibration evidence: record it with `crucibleforge cases calibrate` or label it medium' });
     }
     return out;
   }

@@ -11,10 +11,10 @@ function fakeCase(id: string, category: string, difficulty: string, tags: string
 }
 
 const cases = [
-  fakeCase('math-a', 'math', 'hard', ['quick']),
+  fakeCase('math-a', 'math', 'medium', ['quick']),
   fakeCase('math-b', 'math', 'easy', []),
   fakeCase('prose-c', 'prose', 'medium', ['quick'], 'type: judge'),
-  fakeCase('reasoning-d', 'reasoning', 'hard', ['slow']),
+  fakeCase('reasoning-d', 'reasoning', 'medium', ['slow']),
 ];
 
 const profile = (text: string) => {
@@ -25,7 +25,7 @@ const profile = (text: string) => {
 
 describe('profiles', () => {
   it('unions selectors, ANDs fields inside one, then excludes', () => {
-    const p = profile('name: p\ninclude:\n  - categories: [math]\n    difficulties: [hard]\n  - tags: [quick]\n  - ids: [reasoning-d]\nexclude:\n  - tags: [slow]\n');
+    const p = profile('name: p\ninclude:\n  - categories: [math]\n    difficulties: [medium]\n  - tags: [quick]\n  - ids: [reasoning-d]\nexclude:\n  - tags: [slow]\n');
     expect(applyProfile(p, cases).map((c) => c.def.id)).toEqual(['math-a', 'prose-c']);
   });
   it('selects judged or objective cases, or all', () => {

@@ -19,7 +19,6 @@ describe('the real standard profile', () => {
     expect([...perCategory.keys()].sort()).toEqual([...CATEGORIES].sort());
     // balanced: no category holds more than a fifth of the benchmark
     expect(Math.max(...perCategory.values())).toBeLessThanOrEqual(56 / 5);
-    expect(cases.filter((c) => c.def.difficulty === 'hard').length).toBeGreaterThan(56 / 2);
     expect(DEFAULT_RUN_RATES).toMatchObject({ decode_tps: 70, prefill_tps: 1000 });
     const estimate = estimateRun(cases, DEFAULT_RUN_RATES, profile);
     expect(estimate.judge_s).toBeGreaterThan(0);

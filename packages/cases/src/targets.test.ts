@@ -1,40 +1,52 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadRealCases } from './real-set';
+import { difficultyFromEvidence } from './difficulty';
 import { isSeeded } from './materialize';
 import type { LoadedCase } from './schema/case';
 
-/** Issues 6 and 7: the size and shape the real case set must keep (total, hard, per category, seeded share). */
+/**
+ * Issues 6 and 7: the size and shape the real case set must keep (total, per category, seeded share).
+ * Issue 18: `hard` is what blind calibration shows, never an author's estimate — so the set's hard count is
+ * whatever the evidence gives (its target of 200 is the open work of that issue, not a test that passes by
+ * relabelling).
+ */
 let cases: LoadedCase[] = [];
 beforeAll(async () => {
   cases = await loadRealCases();
 });
 
-const TARGETS: Record<string, { total: number; hard?: number }> = {
-  coding: { total: 75, hard: 55 },
-  math: { total: 45, hard: 35 },
-  reasoning: { total: 45, hard: 35 },
-  tooluse: { total: 40, hard: 28 },
-  injection: { total: 16, hard: 10 },
-  instruct: { total: 35, hard: 20 },
-  longctx: { total: 30, hard: 20 },
-  prose: { total: 16 },
-  agent: { total: 8 },
+const TARGETS: Record<string, number> = {
+  coding: 75,
+  math: 45,
+  reasoning: 45,
+  tooluse: 40,
+  injection: 16,
+  instruct: 35,
+  longctx: 30,
+  prose: 16,
+  agent: 8,
 };
 
-function count(list: LoadedCase[]): { total: number; hard: number } {
-  return { total: list.length, hard: list.filter((c) => c.def.difficulty === 'hard').length };
-}
-
 describe('the real case set meets the issue 6/7 targets', () => {
-  it('holds at least 300 cases, 200 of them hard', () => {
-    expect(count(cases).total).toBeGreaterThanOrEqual(300);
-    expect(count(cases).hard).toBeGreaterThanOrEqual(200);
+  it('holds at least 300 cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(300);
   });
 
-  it.each(Object.entries(TARGETS))('%s meets its count and hard count', (category, want) => {
-    const got = count(cases.filter((c) => c.def.category === category));
-    expect(got.total, `${category}: ${got.total} cases`).toBeGreaterThanOrEqual(want.total);
-    if (want.hard !== undefined) expect(got.hard, `${category}: ${got.hard} hard`).toBeGreaterThanOrEqual(want.hard);
+  it.each(Object.entries(TARGETS))('%s holds at least %i cases', (category, want) => {
+    const got = cases.filter((c) => c.def.category === category).length;
+    expect(got, `${category}: ${got} cases`).toBeGreaterThanOrEqual(want);
+  });
+
+  it('labels a case hard only on blind evidence: at most a third of at least 3 attempts passed, on this revision', () => {
+    const hard = cases.filter((c) => c.def.difficulty === 'hard');
+    for (const c of hard) {
+      const cal = c.def.calibration;
+      expect(cal, `${c.def.id}: hard without calibration`).toBeDefined();
+      expect(cal!.attempts, c.def.id).toBeGreaterThanOrEqual(3);
+      expect(cal!.passes * 3, `${c.def.id}: ${cal!.passes} of ${cal!.attempts} passed`).toBeLessThanOrEqual(cal!.attempts);
+      expect(cal!.revision, `${c.def.id}: calibrated on another revision`).toBe(c.revision);
+    }
+    for (const c of cases.filter((x) => x.def.calibration)) expect(c.def.difficulty, c.def.id).toBe(difficultyFromEvidence(c.def.calibration!));
   });
 
   it('at least 20 coding cases enforce a complexity limit', () => {

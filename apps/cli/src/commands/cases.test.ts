@@ -70,7 +70,7 @@ describe('crucibleforge cases list', () => {
     expect(await main(['cases', 'list', '--json'], t.io)).toBe(0);
     const rows = JSON.parse(t.stdout()) as { id: string; category: string; difficulty: string; seeded: boolean }[];
     expect(rows.length).toBeGreaterThan(10);
-    expect(rows.find((r) => r.id === 'math-blocked-lattice-paths')).toMatchObject({ category: 'math', difficulty: 'hard', seeded: true });
+    expect(rows.find((r) => r.id === 'math-checkpoint-routes-exactly-two')).toMatchObject({ category: 'math', difficulty: 'medium', seeded: true });
     expect(rows.find((r) => r.id === 'math-digit-sum-mixed-product')).toMatchObject({ seeded: false });
   });
   it('filters by profile and category; the table ends with counts', async () => {
