@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { casesDirOf, defaultCasesDir, findCasesDir } from './cases-dir';
+import { caseSetDir } from '@crucibleforge/case-set';
+import { casesDirOf, defaultCasesDir, findCasesDir, shippedCasesDir } from './cases-dir';
 import { UsageError } from './io';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -44,8 +45,14 @@ describe('casesDirOf', () => {
   it('falls back to the nearest case set, and says how to name one when there is none', () => {
     expect(casesDirOf(io(join(withSet, 'deep')), undefined, NOWHERE)).toBe(join(withSet, 'cases'));
     expect(casesDirOf(io(join(tmp, 'bare')), undefined)).toBe(join(REPO, 'cases'));
-    expect(findCasesDir(io(join(tmp, 'bare')), undefined, NOWHERE)).toBeNull();
-    expect(() => casesDirOf(io(join(tmp, 'bare')), undefined, NOWHERE)).toThrow(UsageError);
-    expect(() => casesDirOf(io(join(tmp, 'bare')), undefined, NOWHERE)).toThrow(/pass --cases DIR/);
+    expect(findCasesDir(io(join(tmp, 'bare')), undefined, NOWHERE, null)).toBeNull();
+    expect(() => casesDirOf(io(join(tmp, 'bare')), undefined, NOWHERE, null)).toThrow(UsageError);
+    expect(() => casesDirOf(io(join(tmp, 'bare')), undefined, NOWHERE, null)).toThrow(/pass --cases DIR/);
+  });
+
+  it('ends at the case set shipped in @crucibleforge/case-set, found by package resolution', () => {
+    expect(shippedCasesDir()).toBe(caseSetDir);
+    expect(findCasesDir(io(join(tmp, 'bare')), undefined, NOWHERE)).toBe(caseSetDir);
+    expect(findCasesDir(io(join(tmp, 'bare')), undefined, NOWHERE, join(tmp, 'shipped'))).toBe(join(tmp, 'shipped'));
   });
 });

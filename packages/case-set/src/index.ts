@@ -1,0 +1,1 @@
+export { caseSetDir, CASE_SET_MARKER } from './dir';
