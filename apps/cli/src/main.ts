@@ -1,8 +1,12 @@
-import pkg from '../package.json' with { type: 'json' };
+import { readFileSync } from 'node:fs';
 import { COMMANDS } from './commands/registry';
 import { EXIT, UsageError, type CliIO } from './io';
 
-export const VERSION: string = pkg.version;
+/**
+ * The installed package's version, read at run time (src/ and dist/ both sit next to package.json): a version
+ * bumped after the build (`changeset version`, then pack) is still the one printed.
+ */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export function usage(): string {
   const names = Object.keys(COMMANDS);
