@@ -30,6 +30,8 @@ export type { ConcreteCase, GradeContext, GradeInput } from './types';
 export { initialMessages, nextMessages, scriptedToolResults, DEFAULT_MAX_TURNS } from './conversation';
 export type { NextStep } from './conversation';
 export { referenceText, referenceTurn, referenceTranscript } from './reference';
+export { judgeInputFor, resultRow } from './harness';
+export type { CaseJudgeInput, CaseIdentity, ResultRowInput, RowReply } from './harness';
 
 // Grading
 export { grade } from './grade';

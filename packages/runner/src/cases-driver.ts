@@ -6,11 +6,11 @@ import {
   formatProblem,
   grade,
   initialMessages,
+  judgeInputFor,
   loadCases,
   loadProfiles,
   materializeCase,
   nextMessages,
-  referenceText,
   type CaseDef,
   type LoadedCase,
   type MaterializedCase as ConcreteMaterialized,
@@ -82,21 +82,12 @@ export function createCasesDriver(options: { casesDir: string }): CaseDriver {
       const c = await byId(p.id);
       const concrete = await materializeCase(c.def, seed, c.def.derive ? { sandbox: await world.sandbox() } : {});
       concrete.max_tokens = p.max_tokens;
-      const question = [concrete.system ?? '', ...concrete.turns].filter(Boolean).join('\n\n');
+      const judgeInput = judgeInputFor(concrete);
       return {
         messages: initialMessages(concrete),
         ...(concrete.tools.length > 0 ? { tools: concrete.tools } : {}),
         temperature: concrete.temperature,
-        ...(concrete.grader.type === 'judge'
-          ? {
-              judge_input: {
-                question,
-                reference: referenceText(concrete) ?? '',
-                ...(concrete.reference.facts?.length ? { facts: concrete.reference.facts } : {}),
-                ...(concrete.grader.focus ? { focus: concrete.grader.focus } : {}),
-              },
-            }
-          : {}),
+        ...(judgeInput ? { judge_input: judgeInput } : {}),
         state: concrete,
       };
     },
