@@ -6,6 +6,8 @@ export { finiteNumber, nonEmptyString, jsonObject } from './fields';
 export type { JsonObject } from './fields';
 export { EMPTY_USAGE } from './usage';
 export { makeRedactor, redactDeep, redactSecrets, REDACTED } from './redact';
+export { editDistance, closestNames, didYouMean } from './names';
+export { neutralizeControls } from './controls';
 export type {
   ChatCompleter,
   ChatMessage,
