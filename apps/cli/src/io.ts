@@ -1,6 +1,7 @@
 /** Everything a command touches of the outside world, so commands can be tested in-process. */
 export interface CliIO {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
+  /** `columns`: the terminal's width when stdout is one (the summary table fits it). */
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number | undefined };
   stderr: { write(text: string): unknown; isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
@@ -22,6 +23,12 @@ export interface CommandModule {
   /** One or more lines shown by `crucibleforge <command> --help` and after a usage error. */
   usage: string;
   run(args: string[], io: CliIO): Promise<number>;
+  /** A server (sim, gui): Ctrl-C / SIGTERM is how it normally ends, so it exits with its own code, not 130. */
+  servesUntilSignal?: boolean;
 }
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, noSandbox: 3 } as const;
+/**
+ * The exit codes of every command (documented in the README, "Exit codes and output"): 0 done, 1 failed (a
+ * check, a gate, a model or a provider down), 2 usage or configuration error, 3 no sandbox, 130 interrupted.
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, noSandbox: 3, interrupted: 130 } as const;

@@ -74,6 +74,7 @@ function curlExample(url: string, model: string, apiKey: string | undefined): st
 
 export const command: CommandModule = {
   usage,
+  servesUntilSignal: true,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseCommandArgs(args, {
       ...LISTEN_OPTIONS,
