@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { CrucibleError, makeRedactor } from '@crucibleforge/core';
 import { latestRunId, loadConfig, resolveConfigPath, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
+import { inert } from './output';
 
 /** `$XDG_CONFIG_HOME/crucibleforge` or `~/.config/crucibleforge`. */
 export function userConfigDir(env: CliIO['env']): string | undefined {
@@ -32,15 +33,18 @@ export async function locateConfig(io: CliIO, flag: string | undefined) {
   });
 }
 
+/**
+ * The one missing-config error of every command: RUNNER_CONFIG_NOT_FOUND, which {@link withRunnerErrors}
+ * prints on stderr with exit 2.
+ */
+export function configNotFound(searched: readonly string[]): CrucibleError {
+  return new CrucibleError('RUNNER_CONFIG_NOT_FOUND', `no models.yaml found (looked at ${searched.join(', ')}); create one with "crucibleforge config --init"`);
+}
+
 /** The validated config in use, or a RUNNER_CONFIG_NOT_FOUND error that says how to create one. */
 export async function requireConfig(io: CliIO, flag: string | undefined): Promise<RunnerConfig> {
   const { path, searched } = await locateConfig(io, flag);
-  if (!path) {
-    throw new CrucibleError(
-      'RUNNER_CONFIG_NOT_FOUND',
-      `no models.yaml found (looked at ${searched.join(', ')}); create one with "crucibleforge config --init"`,
-    );
-  }
+  if (!path) throw configNotFound(searched);
   return loadConfig(path);
 }
 
@@ -91,7 +95,8 @@ export async function withRunnerErrors(io: CliIO, command: string, body: () => P
     return await body();
   } catch (error) {
     if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
-    io.stderr.write(`crucibleforge ${command}: ${error.message}\n`);
+    // an endpoint's error text can carry anything: shown, never obeyed
+    io.stderr.write(`crucibleforge ${command}: ${inert(error.message)}\n`);
     return CONFIG_CODES.has(error.code) || error.code.startsWith('CASES_') ? EXIT.usage : EXIT.failed;
   }
 }

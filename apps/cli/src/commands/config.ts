@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { exampleConfig, loadConfig } from '@crucibleforge/runner';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
-import { locateConfig, withRunnerErrors } from '../runner-context';
+import { configNotFound, locateConfig, withRunnerErrors } from '../runner-context';
 
 const usage = `Usage: crucibleforge config [--init] [--config PATH]
 
@@ -38,10 +38,7 @@ export const command: CommandModule = {
         return EXIT.ok;
       }
       const { path, searched } = await locateConfig(io, values.config);
-      if (!path) {
-        io.stdout.write(`no models.yaml found; looked at:\n${searched.map((p) => `  ${p}`).join('\n')}\ncreate one with: crucibleforge config --init\n`);
-        return EXIT.failed;
-      }
+      if (!path) throw configNotFound(searched);
       const config = await loadConfig(path);
       const models = Object.entries(config.models);
       io.stdout.write(
