@@ -1,6 +1,7 @@
 /** bench-llm's terminal output: sections, dotted PASS/FAIL lines, scores; colour only on a terminal. */
 import type { SpeedReport } from '@crucibleforge/timing';
 import type { TestResult } from './bench-llm-ability';
+import { inert, useColor } from './output';
 
 export interface Paint {
   pass(text: string): string;
@@ -13,9 +14,9 @@ export interface Paint {
 const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
 const plain = (text: string) => text;
 
-/** ANSI colour when writing to a terminal and NO_COLOR is not set; plain text otherwise. */
+/** ANSI colour by the CLI's one rule ({@link useColor}: FORCE_COLOR, NO_COLOR, a terminal); plain text otherwise. */
 export function paintFor(isTTY: boolean | undefined, env: Record<string, string | undefined>): Paint {
-  if (!isTTY || env['NO_COLOR'] !== undefined || env['TERM'] === 'dumb') return { pass: plain, fail: plain, warn: plain, dim: plain, bold: plain };
+  if (!useColor(isTTY, env)) return { pass: plain, fail: plain, warn: plain, dim: plain, bold: plain };
   return { pass: wrap(32, 39), fail: wrap(31, 39), warn: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
 }
 
@@ -54,7 +55,7 @@ export function speedSection(report: SpeedReport, paint: Paint): string[] {
     `  ${paint.bold('⚡ SPEED BENCHMARKS')}`,
     ...columns(rows, '    '),
     `  🔍 Validating speed plausibility...  Confidence: ${shown}`,
-    ...report.plausibility.reasons.map((r) => paint.dim(`     ${r}`)),
+    ...report.plausibility.reasons.map((r) => paint.dim(`     ${inert(r)}`)),
     ...report.warnings.map((w) => paint.warn(`     warning: ${w}`)),
     '',
   ];
@@ -82,7 +83,7 @@ export function dotWidth(names: readonly string[]): number {
 function dotted(items: readonly Line[], width: number, paint: Paint): string[] {
   return items.flatMap((i) => [
     `    ${i.name}${'.'.repeat(Math.max(3, width - i.name.length))} ${verdict(i.status, paint)}`,
-    ...(i.status === 'pass' ? [] : [paint.dim(`      ↳ ${i.reason}`)]),
+    ...(i.status === 'pass' ? [] : [paint.dim(`      ↳ ${inert(i.reason)}`)]),
   ]);
 }
 

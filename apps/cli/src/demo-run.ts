@@ -13,6 +13,7 @@ import { profileCases } from './bench-llm-suite';
 import type { CliIO } from './io';
 import { VERSION } from './main';
 import { formatDuration } from './runner-context';
+import { terminalWidth } from './output';
 import { writeReport } from './runner-report';
 import { judgeEventLine, renderRun, summaryLines } from './runner-render';
 
@@ -145,7 +146,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
     say(`judged ${judged.judged} answers: ${judged.correct} correct, ${judged.incorrect} incorrect, ${judged.judge_errors} judge errors`);
     say();
 
-    const { table, files } = await writeReport({ resultsDir, runIds: [summary.run_id], formats: ['md', 'json', 'html'], outDir: o.outDir, speed });
+    const { table, files } = await writeReport({ resultsDir, runIds: [summary.run_id], formats: ['md', 'json', 'html'], outDir: o.outDir, speed, width: terminalWidth(o.io) });
     const surprises = await checkFaults(resultsDir, summary.run_id, demo);
     return {
       // the summary again, now with the judge's verdicts folded in

@@ -1,6 +1,7 @@
 /** Renders runner events for a terminal (a progress line redrawn in place) or a log (plain lines). */
 import type { JudgeEvent, RunEvent, RunSummary } from '@crucibleforge/runner';
 import type { CliIO } from './io';
+import { inert } from './output';
 import { formatDuration, formatUsd } from './runner-context';
 
 const STATUS_WORD = { pass: 'PASS', fail: 'FAIL', pending: 'JUDGE', skipped: 'SKIP', error: 'ERROR' } as const;
@@ -13,8 +14,13 @@ export function progressText(e: Extract<RunEvent, { type: 'progress' }>): string
   return parts.join(' · ');
 }
 
-/** One line for an event, or null for events that only move the progress line. */
+/** One line for an event, or null for events that only move the progress line; model text in it is inert. */
 export function eventLine(event: RunEvent): string | null {
+  const line = rawEventLine(event);
+  return line === null ? null : inert(line);
+}
+
+function rawEventLine(event: RunEvent): string | null {
   switch (event.type) {
     case 'run-start':
       return `${event.resumed ? 'resuming' : 'starting'} run ${event.run_id}: ${event.models.join(', ')} — ${event.total - event.already_done} of ${event.total} cases to run (results in ${event.dir})`;
@@ -82,10 +88,15 @@ export function summaryLines(s: RunSummary): string[] {
   }
   lines.push(`results: ${s.dir}`);
   if (!s.complete) lines.push(`incomplete: run the same command again (or "crucibleforge run --resume ${s.run_id}") to finish it`);
-  return lines;
+  return lines.map(inert);
 }
 
+/** One line per judge event; the judge's notes are model output, made inert. */
 export function judgeEventLine(event: JudgeEvent): string {
+  return inert(rawJudgeEventLine(event));
+}
+
+function rawJudgeEventLine(event: JudgeEvent): string {
   switch (event.type) {
     case 'judge-start':
       return `judging ${event.rows} rows of run ${event.run_id} with ${event.judge.model} (${event.judge.endpoint}, prompt ${event.judge.prompt_version})`;

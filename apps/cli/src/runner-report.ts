@@ -2,7 +2,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CrucibleError, type PairwiseSummary, type ResultRow, type RunManifest, type SpeedSummary } from '@crucibleforge/core';
-import { buildReport, renderReportFiles, renderSummaryTable, type ReportFormat } from '@crucibleforge/report';
+import { buildReport, renderReportFiles, renderTerminalSummary, type ReportData, type ReportFormat } from '@crucibleforge/report';
 import { listRuns, loadRun, readRunSpeed } from '@crucibleforge/runner';
 import { VERSION } from './main';
 
@@ -19,6 +19,8 @@ export interface WriteReportOptions {
    */
   speed?: readonly SpeedSummary[];
   now?: () => Date;
+  /** The terminal's width: the printed summary fits it (default 80); the full table is in report.md. */
+  width?: number;
 }
 
 async function readPairwiseIn(dir: string): Promise<PairwiseSummary | null> {
@@ -42,7 +44,7 @@ async function readPairwise(options: WriteReportOptions, ids: string[]): Promise
   return null;
 }
 
-export async function writeReport(options: WriteReportOptions): Promise<{ table: string; files: string[] }> {
+export async function writeReport(options: WriteReportOptions): Promise<{ table: string; files: string[]; data: ReportData }> {
   const ids = options.runIds ?? (await listRuns(options.resultsDir)).map((r) => r.run_id);
   if (ids.length === 0) throw new CrucibleError('RUNNER_UNKNOWN_RUN', `no runs in ${options.resultsDir} yet (crucibleforge run …)`);
   const rows: ResultRow[] = [];
@@ -71,5 +73,5 @@ export async function writeReport(options: WriteReportOptions): Promise<{ table:
     await writeFile(path, file.content);
     files.push(path);
   }
-  return { table: renderSummaryTable(data), files };
+  return { table: renderTerminalSummary(data, options.width === undefined ? {} : { width: options.width }), files, data };
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { withRunnerErrors } from '../runner-context';
+import { terminalWidth } from '../output';
 import { writeReport } from '../runner-report';
 import { generate, RUN_FLAGS_HELP, RUN_OPTIONS } from '../runner-run';
 import { judgeStep } from './judge';
@@ -43,6 +44,7 @@ export const command: CommandModule = {
         );
       }
       const { table, files } = await writeReport({
+        width: terminalWidth(io),
         resultsDir: generation.resultsDir,
         runIds: [runId],
         formats: ['md', 'json', 'html'],

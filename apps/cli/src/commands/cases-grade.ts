@@ -7,6 +7,7 @@ import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import { intFlag, parseCommandArgs } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO } from '../io';
+import { inert } from '../output';
 import { loadSelection } from './cases-load';
 
 const FINISH_REASONS = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'error']);
@@ -141,7 +142,7 @@ export async function grade(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${JSON.stringify({ id: c.id, seed: c.seed, revision: c.revision, ...outcome })}\n`);
   } else {
     const label = outcome.status === 'pass' ? 'PASS' : outcome.status.toUpperCase();
-    io.stdout.write(`${label} ${c.id}${c.seed === null ? '' : ` (seed ${c.seed})`}: ${outcome.reason}\n`);
+    io.stdout.write(`${label} ${c.id}${c.seed === null ? '' : ` (seed ${c.seed})`}: ${inert(outcome.reason)}\n`);
   }
   return outcome.status === 'pass' ? EXIT.ok : EXIT.failed;
 }

@@ -3,6 +3,7 @@ import { parseReportFormats, REPORT_FORMATS } from '@crucibleforge/report';
 import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
+import { terminalWidth } from '../output';
 import { writeReport } from '../runner-report';
 
 const usage = `Usage: crucibleforge report [--run ID | --latest] [--models a,b] [--format md,json,html] [--out DIR]
@@ -40,6 +41,7 @@ export const command: CommandModule = {
       const outDir = values.out ? resolve(io.cwd, values.out) : single ? join(resultsDir, single) : resultsDir;
       const models = listFlag(values.models);
       const { table, files } = await writeReport({
+        width: terminalWidth(io),
         resultsDir,
         runIds: single ? [single] : null,
         ...(models ? { models } : {}),
