@@ -1,0 +1,47 @@
+// A harness an adopter writes from the READMEs, typechecked strictly against the installed tarballs by
+// scripts/pack-test.mjs (never run): every package imported, the glue between them used as documented.
+import { caseSetDir } from '@crucibleforge/case-set';
+import { grade, initialMessages, judgeInputFor, loadCases, materializeCase, resultRow, type CaseJudgeInput } from '@crucibleforge/cases';
+import { EXIT, main as cliMain, type CliIO } from '@crucibleforge/cli';
+import { CrucibleError, type ChatReply, type ChatRequest, type ResultRow } from '@crucibleforge/core';
+import { createDemoModels } from '@crucibleforge/demo';
+import { startGuiServer } from '@crucibleforge/gui';
+import { completerFrom, gradeFromVerdict, judgeAgainstReference, type JudgeCompleter } from '@crucibleforge/judge';
+import { acquireLease } from '@crucibleforge/lease';
+import { buildReport, renderMarkdown } from '@crucibleforge/report';
+import { loadConfig } from '@crucibleforge/runner';
+import { createSandbox } from '@crucibleforge/sandbox';
+import { startSimEndpoint } from '@crucibleforge/sim-endpoint';
+import { createTimedCompleter, streamChat } from '@crucibleforge/timing';
+
+/** One model, every judged case of the shipped set: a row each, judged by a plain function. */
+export async function harness(model: (request: ChatRequest) => Promise<ChatReply>, judgeModel: JudgeCompleter): Promise<ResultRow[]> {
+  const loaded = await loadCases(caseSetDir);
+  if (!loaded.ok) throw new Error(`${loaded.problems.length} problems`);
+  const sandbox = await createSandbox();
+  const rows: ResultRow[] = [];
+  for (const picked of loaded.cases) {
+    const c = await materializeCase(picked.def, 1, { sandbox });
+    const judgeInput: CaseJudgeInput | null = judgeInputFor(c);
+    if (!judgeInput) continue;
+    const messages = initialMessages(c);
+    const started = new Date();
+    const reply = await model({ messages, max_tokens: c.max_tokens, temperature: c.temperature });
+    let outcome = await grade(c, { content: reply.content, tool_calls: reply.tool_calls, finish_reason: reply.finish_reason }, { sandbox });
+    const record = await judgeAgainstReference(
+      { ...judgeInput, answer: reply.content, caseId: c.id },
+      { complete: judgeModel, identity: { model: 'judge', endpoint: 'http://127.0.0.1:1/v1' } },
+    );
+    if (outcome.status === 'pending') outcome = gradeFromVerdict(record);
+    rows.push(resultRow({ run_id: 'r', model: 'm', provider: 'local', case: c, messages, reply, grade: outcome, judge: record, started_at: started }));
+  }
+  const report = buildReport({ rows, generatedAt: new Date().toISOString(), toolVersion: '0.1.0' });
+  void renderMarkdown(report);
+  return rows;
+}
+
+export const everything = [
+  cliMain, EXIT, CrucibleError, createDemoModels, startGuiServer, acquireLease, loadConfig, startSimEndpoint,
+  streamChat, createTimedCompleter, completerFrom,
+] as const;
+export type { CliIO };
