@@ -12,7 +12,7 @@ import { loadSelection } from './cases-load';
 
 const usage = `Usage:
   crucibleforge cases list [--json] [--cases DIR] [--profile NAME] [--category C]
-  crucibleforge cases verify [ID|FILE|FOLDER …] [--json FILE] [--cases DIR] [--profile NAME] [--allow-unsandboxed] [--verbose]
+  crucibleforge cases verify [ID|FILE|FOLDER …] [--json] [--out FILE] [--cases DIR] [--profile NAME] [--allow-unsandboxed] [--verbose]
   crucibleforge cases grade ID --reply FILE [--seed N] [--cases DIR] [--json] [--text] [--allow-unsandboxed]
   crucibleforge cases show ID [--seed N] [--cases DIR] [--json]
 
@@ -20,8 +20,9 @@ list    the cases (id, category, difficulty, seeded, title); --json prints an ar
         { id, category, difficulty, seeded, title, tags, revision }.
 verify  proves every case: references executed in the sandbox, negative controls fail, answers
         re-derived, puzzles unique, haystacks rebuilt, tool references match. Give ids, files or
-        folders to verify only those. Exit 1 when any case has a problem, 2 for bad case files,
-        3 when no sandbox is available (unless --allow-unsandboxed).
+        folders to verify only those. On a terminal a progress line counts the cases as they finish.
+        Exit 1 when any case has a problem, 2 for bad case files, 3 when no sandbox is available
+        (unless --allow-unsandboxed).
 grade   grades one reply exactly as a run does (code in the sandbox, every grader type; a judged case is
         "pending"). FILE is the reply text, or a JSON object with a string "content" as the runner
         stores it ({content, tool_calls_by_turn?, tool_calls?, transcript?, finish_reason?}); --text
@@ -36,7 +37,8 @@ Options:
   --cases DIR          the cases directory (default: ${CASES_DIR_DEFAULT})
   --profile NAME       only the cases a profile selects (cases/profiles/NAME.yaml)
   --category C         list: only this category
-  --json FILE          verify: write the report as JSON (grade, show: --json prints JSON)
+  --json               print JSON on stdout (verify: the whole report; the lines go to stderr)
+  --out FILE           verify: also write the report as JSON to FILE
   --allow-unsandboxed  verify: run programs without bwrap when it is unavailable
   --verbose            verify: also print passing cases and warnings
 `;
@@ -106,9 +108,32 @@ function filterCases(io: CliIO, dir: string, all: LoadedCase[], cases: LoadedCas
   return cases.filter((c) => picked.has(c));
 }
 
+/** `verify: 12/323 cases · 2 with problems · 14 s`, redrawn in place on a terminal's stderr; nothing elsewhere. */
+function progressLine(io: CliIO, total: number, started: number) {
+  let done = 0;
+  let failed = 0;
+  let shown = false;
+  const tty = io.stderr.isTTY === true;
+  return {
+    count(ok: boolean) {
+      done += 1;
+      if (!ok) failed += 1;
+      if (!tty) return;
+      const seconds = Math.round((performance.now() - started) / 1000);
+      io.stderr.write(`\r\x1b[2Kverify: ${done}/${total} cases${failed ? ` · ${failed} with problems` : ''} · ${seconds} s`);
+      shown = true;
+    },
+    clear() {
+      if (shown) io.stderr.write('\r\x1b[2K');
+      shown = false;
+    },
+  };
+}
+
 async function verify(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
-    json: { type: 'string' },
+    json: { type: 'boolean' },
+    out: { type: 'string' },
     cases: { type: 'string' },
     profile: { type: 'string' },
     'allow-unsandboxed': { type: 'boolean' },
@@ -134,18 +159,23 @@ async function verify(args: string[], io: CliIO): Promise<number> {
     return sandbox;
   };
   const started = performance.now();
+  // with --json stdout carries only the report; the lines a person reads go to stderr
+  const lines = values.json ? io.stderr : io.stdout;
+  const progress = progressLine(io, cases.length, started);
   let report;
   try {
     report = await verifyCases(cases, {
       sandbox: makeSandbox,
       signal: io.signal,
       onResult: (r) => {
+        progress.clear();
         if (!r.ok) {
-          io.stdout.write(`FAIL ${r.id} (${r.file})\n${r.problems.map((p) => `  - ${p}\n`).join('')}`);
+          lines.write(`FAIL ${r.id} (${r.file})\n${r.problems.map((p) => `  - ${p}\n`).join('')}`);
         } else if (values.verbose) {
-          io.stdout.write(`ok   ${r.id} (${(r.elapsed_ms / 1000).toFixed(1)} s; sandbox ${(r.sandbox_ms / 1000).toFixed(1)} s)\n`);
+          lines.write(`ok   ${r.id} (${(r.elapsed_ms / 1000).toFixed(1)} s; sandbox ${(r.sandbox_ms / 1000).toFixed(1)} s)\n`);
         }
-        if (values.verbose) for (const w of r.warnings) io.stdout.write(`  warning: ${w}\n`);
+        if (values.verbose) for (const w of r.warnings) lines.write(`  warning: ${w}\n`);
+        progress.count(r.ok);
       },
     });
   } catch (error) {
@@ -154,17 +184,22 @@ async function verify(args: string[], io: CliIO): Promise<number> {
       return EXIT.noSandbox;
     }
     throw error;
+  } finally {
+    progress.clear();
   }
   const seconds = (performance.now() - started) / 1000;
   if (values.verbose && report.results.length > 1) {
     // by the case's own sandbox time: elapsed time also counts waiting for the shared pool
     const slow = [...report.results].sort((a, b) => b.sandbox_ms - a.sandbox_ms).slice(0, 8);
     const total = report.results.reduce((a, r) => a + r.sandbox_ms, 0);
-    io.stdout.write(`slowest (own sandbox time): ${slow.map((r) => `${r.id} ${(r.sandbox_ms / 1000).toFixed(1)} s`).join(', ')}; all cases ${(total / 1000).toFixed(1)} s of sandbox time\n`);
+    lines.write(`slowest (own sandbox time): ${slow.map((r) => `${r.id} ${(r.sandbox_ms / 1000).toFixed(1)} s`).join(', ')}; all cases ${(total / 1000).toFixed(1)} s of sandbox time\n`);
   }
-  if (values.json) await writeFile(resolve(io.cwd, values.json), `${JSON.stringify(report, null, 2)}\n`);
-  io.stdout.write(`${formatVerifySummary(report)}\n`);
-  io.stdout.write(`verified in ${seconds.toFixed(1)} s${values.json ? `; report written to ${resolve(io.cwd, values.json)}` : ''}\n`);
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const outFile = values.out ? resolve(io.cwd, values.out) : null;
+  if (outFile) await writeFile(outFile, json);
+  lines.write(`${formatVerifySummary(report)}\n`);
+  lines.write(`verified in ${seconds.toFixed(1)} s${outFile ? `; report written to ${outFile}` : ''}\n`);
+  if (values.json) io.stdout.write(json);
   return report.problems > 0 ? EXIT.failed : EXIT.ok;
 }
 
