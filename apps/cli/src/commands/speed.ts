@@ -22,7 +22,7 @@ const usage = `Usage: crucibleforge speed <model> --base-url <url> [options]
 
 Measures one model's speed on an OpenAI-compatible endpoint: TTFT (any / reasoning / content),
 decode and prefill tokens/s, E2E, event gaps; optional depth and concurrency sweeps; a roofline
-plausibility check. Prints a table; --json writes the full report.
+plausibility check. Prints a table; --json prints the full report instead, --out FILE writes it.
 
 Options:
   --base-url URL            endpoint base URL including /v1 (required)
@@ -43,7 +43,8 @@ Options:
   --gap-timeout S           longest silence between tokens, seconds (default 120)
   --total-timeout S         whole request, seconds (default 1800)
   --unload                  afterwards ask the server to unload the model (LM Studio, Ollama)
-  --json FILE               write the report as JSON
+  --json                    print the report as JSON on stdout (instead of the table)
+  --out FILE                write the report as JSON to FILE
 
 Exit codes: 0 measured, 1 measurement failed (or wrong model served), 2 usage error.
 `;
@@ -67,7 +68,8 @@ const OPTIONS = {
   'gap-timeout': { type: 'string' },
   'total-timeout': { type: 'string' },
   unload: { type: 'boolean' },
-  json: { type: 'string' },
+  json: { type: 'boolean' },
+  out: { type: 'string' },
 } as const;
 
 const PROMPT_KEYS: readonly SpeedPromptKey[] = ['short', 'medium', 'long'];
@@ -205,16 +207,20 @@ export const command: CommandModule = {
       return EXIT.failed;
     }
 
-    io.stdout.write(renderSpeedReport(report));
-    if (values.json) {
-      const file = resolve(io.cwd, values.json);
-      const json = `${JSON.stringify(report, null, 2)}\n`;
-      await writeFile(file, apiKey ? json.split(apiKey).join('***') : json);
-      io.stdout.write(`report written to ${file}\n`);
+    const json = `${JSON.stringify(report, null, 2)}\n`;
+    const safeJson = apiKey ? json.split(apiKey).join('***') : json;
+    // with --json stdout is the report alone; the notes a person reads go to stderr
+    const notes = values.json ? io.stderr : io.stdout;
+    if (values.json) io.stdout.write(safeJson);
+    else io.stdout.write(renderSpeedReport(report));
+    if (values.out) {
+      const file = resolve(io.cwd, values.out);
+      await writeFile(file, safeJson);
+      notes.write(`report written to ${file}\n`);
     }
     if (values.unload) {
       const released = await releaseModel(baseUrl, model, { providerKind, ...(apiKey ? { apiKey } : {}) });
-      io.stdout.write(`unload: ${released.detail}\n`);
+      notes.write(`unload: ${released.detail}\n`);
     }
     return report.ok ? EXIT.ok : EXIT.failed;
   },
