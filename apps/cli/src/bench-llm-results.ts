@@ -17,9 +17,9 @@ export function localDate(d: Date): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-/** `--json FILE`, else `--out DIR/<model>-<date>.json`, else `~/benchmarks/<model>-<date>.json` (cwd when HOME is unset). */
-export function resultsPath(o: { json?: string | undefined; out?: string | undefined; cwd: string; home: string | undefined; model: string; date: Date }): string {
-  if (o.json) return resolve(o.cwd, o.json);
+/** `--out FILE.json`, else `--out DIR/<model>-<date>.json`, else `~/benchmarks/<model>-<date>.json` (cwd when HOME is unset). */
+export function resultsPath(o: { out?: string | undefined; cwd: string; home: string | undefined; model: string; date: Date }): string {
+  if (o.out?.endsWith('.json')) return resolve(o.cwd, o.out);
   const dir = o.out ? resolve(o.cwd, o.out) : join(o.home ?? o.cwd, 'benchmarks');
   return join(dir, `${fileSafe(o.model)}-${localDate(o.date)}.json`);
 }

@@ -23,3 +23,18 @@ export function useColor(isTTY: boolean | undefined, env: Record<string, string 
 
 /** Model output, endpoint errors and other untrusted text on its way to a terminal: controls shown, not obeyed. */
 export const inert = neutralizeControls;
+
+/**
+ * `--json` for a command that reports data: stdout carries exactly one JSON document (`emit`), and the lines
+ * written for a person go to stderr instead. Without `--json`, `io` is unchanged and `emit` does nothing.
+ */
+export function jsonMode(io: CliIO, json: boolean | undefined): { io: CliIO; emit(value: unknown): void } {
+  if (!json) return { io, emit: () => {} };
+  return {
+    io: { ...io, stdout: io.stderr },
+    emit: (value) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+  };
+}
+
+/** The usage line every data command shares. */
+export const JSON_FLAG_HELP = '  --json                print the result as one JSON object on stdout (the other lines go to stderr)';

@@ -8,6 +8,7 @@ import { VERSION } from './main';
 import { CASES_DIR_DEFAULT, casesDirOf } from './cases-dir';
 import { budgetFlag, formatUsd, leaseCacheOption, runnerBase, STORE_OPTIONS } from './runner-context';
 import { renderRun, summaryLines } from './runner-render';
+import { JSON_FLAG_HELP } from './output';
 
 export const RUN_OPTIONS = {
   profile: { type: 'string' },
@@ -20,6 +21,7 @@ export const RUN_OPTIONS = {
   ...STORE_OPTIONS,
   cases: { type: 'string' },
   'allow-unsandboxed': { type: 'boolean' },
+  json: { type: 'boolean' },
 } as const;
 
 export const RUN_FLAGS_HELP = `  --profile NAME        which cases (standard, coding, chat, quick, full, …)
@@ -32,7 +34,8 @@ export const RUN_FLAGS_HELP = `  --profile NAME        which cases (standard, co
   --results DIR         results directory (default $CRUCIBLEFORGE_RESULTS or ./results)
   --config PATH         models.yaml to use
   --cases DIR           case directory (default: ${CASES_DIR_DEFAULT})
-  --allow-unsandboxed   grade code without bubblewrap isolation when bwrap is missing (unsafe)`;
+  --allow-unsandboxed   grade code without bubblewrap isolation when bwrap is missing (unsafe)
+${JSON_FLAG_HELP}`;
 
 type RunValues = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 

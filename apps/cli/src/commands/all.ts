@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { withRunnerErrors } from '../runner-context';
-import { terminalWidth } from '../output';
+import { jsonMode, terminalWidth } from '../output';
 import { writeReport } from '../runner-report';
 import { generate, RUN_FLAGS_HELP, RUN_OPTIONS } from '../runner-run';
 import { judgeStep } from './judge';
@@ -26,8 +26,11 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, options, false);
+    const out = jsonMode(io, values.json);
+    io = out.io;
     return withRunnerErrors(io, 'all', async () => {
       const generation = await generate(values, io);
+      if (!generation.summary) out.emit({ summary: null, files: [] });
       if (!generation.summary) return generation.code;
       const runId = generation.summary.run_id;
       let judgeCode: number = EXIT.ok;
@@ -51,6 +54,7 @@ export const command: CommandModule = {
         outDir: join(generation.resultsDir, runId),
       });
       io.stdout.write(`\n${table.trimEnd()}\n\n${files.map((f) => `wrote ${f}`).join('\n')}\n`);
+      out.emit({ summary: generation.summary, files });
       return Math.max(generation.code, judgeCode);
     });
   },

@@ -23,6 +23,7 @@ import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { redactingIO, withRunnerErrors } from '../runner-context';
+import { jsonMode } from '../output';
 
 export const DEFAULT_BASE_URL = 'http://localhost:1234/v1';
 /** The classic suite is the `quick` profile of the case set, materialised with this seed. */
@@ -47,8 +48,8 @@ Options:
   --gguf FILE           the model's GGUF file: size, quantisation and exact weights for the roofline
   --gpu NAME            the GPU/APU serving it, for the plausibility roofline (e.g. "RX 7900 XTX")
   --bandwidth-gbs N     its memory bandwidth in GB/s (instead of --gpu)
-  --out DIR             write <model>-<date>.json into DIR instead of ~/benchmarks
-  --json FILE           write the results to exactly this file
+  --out DIR|FILE.json   write <model>-<date>.json into DIR instead of ~/benchmarks (or exactly FILE.json)
+  --json                also print the results as JSON on stdout (the report lines go to stderr)
   --cases DIR           the case set (default: ${CASES_DIR_DEFAULT})
   --list                list the endpoint's models with GGUF size and quantisation where known
   --check               check the endpoint (models listed, a streamed completion) and the sandbox
@@ -65,7 +66,7 @@ const options = {
   'speed-only': { type: 'boolean', default: false },
   'allow-unsandboxed': { type: 'boolean', default: false },
   out: { type: 'string' },
-  json: { type: 'string' },
+  json: { type: 'boolean', default: false },
   cases: { type: 'string' },
   list: { type: 'boolean', default: false },
   check: { type: 'boolean', default: false },
@@ -136,7 +137,7 @@ async function openSandbox(allowUnsandboxed: boolean, bwrapPath: string | undefi
   }
 }
 
-async function benchmark(model: string, values: Values, io: CliIO): Promise<number> {
+async function benchmark(model: string, values: Values, io: CliIO, emit: (value: unknown) => void): Promise<number> {
   const o = endpointOptions(values, model, io);
   const hw = await hardware(values, io.cwd);
   const paint = paintFor(io.stdout.isTTY, io.env);
@@ -197,7 +198,7 @@ async function benchmark(model: string, values: Values, io: CliIO): Promise<numb
     endpointFailed ||= [...ability, ...agent].some((t) => t.status === 'error');
   }
 
-  const path = resultsPath({ json: values.json, out: values.out, cwd: io.cwd, home: io.env['HOME'], model, date: started });
+  const path = resultsPath({ out: values.out, cwd: io.cwd, home: io.env['HOME'], model, date: started });
   const results = buildResults({
     tool_version: VERSION,
     model,
@@ -210,8 +211,10 @@ async function benchmark(model: string, values: Values, io: CliIO): Promise<numb
     ability,
     agent,
   });
-  await writeResults(path, redactDeep(results, makeRedactor([o.apiKey])));
+  const saved = redactDeep(results, makeRedactor([o.apiKey]));
+  await writeResults(path, saved);
   say([`  📄 Results saved: ${shortPath(path, io.env['HOME'])}`, '']);
+  emit(saved);
   if (endpointFailed) return EXIT.failed;
   return noSandbox ? EXIT.noSandbox : EXIT.ok;
 }
@@ -229,7 +232,7 @@ export const command: CommandModule = {
     if (values.list) return listModels(endpointOptions(values, model, io), io);
     if (values.check) return checkSetup(endpointOptions(values, model, io), io, paintFor(io.stdout.isTTY, io.env));
     if (!model) throw new UsageError('name the model to benchmark (bench-llm --list shows what the endpoint has)');
-    if (values.json && values.out) throw new UsageError('give --out DIR or --json FILE, not both');
-    return withRunnerErrors(io, 'bench-llm', () => benchmark(model, values, io));
+    const out = jsonMode(io, values.json);
+    return withRunnerErrors(out.io, 'bench-llm', () => benchmark(model, values, out.io, out.emit));
   },
 };

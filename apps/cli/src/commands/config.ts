@@ -15,9 +15,10 @@ Search order: --config PATH, $CRUCIBLEFORGE_CONFIG, ./models.yaml, then the user
                   vLLM, OpenRouter and DeepSeek commented out) to --config PATH or ./models.yaml;
                   never overwrites an existing file
   --config PATH   the models.yaml to use or create
+  --json          print { path, providers, models, enabled, judge } on stdout
 `;
 
-const options = { init: { type: 'boolean' }, config: { type: 'string' } } as const;
+const options = { init: { type: 'boolean' }, config: { type: 'string' }, json: { type: 'boolean' } } as const;
 
 export const command: CommandModule = {
   usage,
@@ -41,6 +42,11 @@ export const command: CommandModule = {
       if (!path) throw configNotFound(searched);
       const config = await loadConfig(path);
       const models = Object.entries(config.models);
+      if (values.json) {
+        const enabled = models.filter(([, m]) => m.enabled).map(([label]) => label);
+        io.stdout.write(`${JSON.stringify({ path, providers: Object.keys(config.providers), models: models.map(([label]) => label), enabled, judge: config.judge?.model ?? null }, null, 2)}\n`);
+        return EXIT.ok;
+      }
       io.stdout.write(
         `${path}\nvalid: ${Object.keys(config.providers).length} providers, ${models.length} models (${models.filter(([, m]) => m.enabled).length} enabled)` +
           `${config.judge ? `, judge ${config.judge.model}` : ', no judge'}\n`,

@@ -2,6 +2,7 @@ import { configuredSecrets, judgeRun } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
 import { runIdOf, runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
+import { JSON_FLAG_HELP, jsonMode } from '../output';
 import { judgeEventLine } from '../runner-render';
 
 const usage = `Usage: crucibleforge judge [--run ID | --latest] [--retry-errors] [--force] [--force-self-judge]
@@ -20,6 +21,7 @@ leaves the row pending (never a fail of the model).
   --no-canary          skip the calibration canary
   --results DIR        results directory
   --config PATH        models.yaml to use
+${JSON_FLAG_HELP}
 
 Exit codes: 0 every row judged, 1 rows still pending (judge errors, self-judging skipped) or the canary failed.
 `;
@@ -32,6 +34,7 @@ const options = {
   'force-self-judge': { type: 'boolean' },
   models: { type: 'string' },
   'no-canary': { type: 'boolean' },
+  json: { type: 'boolean' },
   ...STORE_OPTIONS,
 } as const;
 
@@ -48,7 +51,7 @@ export type JudgeValues = {
 };
 
 /** The judge step shared with `all`. */
-export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string): Promise<number> {
+export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string, emit: (value: unknown) => void = () => {}): Promise<number> {
   const base = await runnerBase(io, values);
   const id = runId ?? (await runIdOf(base.resultsDir, values));
   const models = listFlag(values.models);
@@ -71,6 +74,7 @@ export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string):
       `judged ${summary.judged}: ${summary.correct} correct, ${summary.incorrect} incorrect, ${summary.judge_errors} judge errors; ${summary.pending} rows still pending\n`,
     );
   }
+  emit({ summary });
   return summary.pending > 0 ? EXIT.failed : EXIT.ok;
 }
 
@@ -78,6 +82,7 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, options, false);
-    return withRunnerErrors(io, 'judge', () => judgeStep(values, io));
+    const out = jsonMode(io, values.json);
+    return withRunnerErrors(out.io, 'judge', () => judgeStep(values, out.io, undefined, out.emit));
   },
 };

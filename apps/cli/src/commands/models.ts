@@ -4,16 +4,17 @@ import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { requireConfig, withRunnerErrors } from '../runner-context';
 
-const usage = `Usage: crucibleforge models [--config PATH] [--offline]
+const usage = `Usage: crucibleforge models [--config PATH] [--offline] [--json]
 
 Lists the models in models.yaml and the models each provider's endpoint serves, with size,
 quantization and context where the server says (LM Studio, Ollama, /v1/models).
 
   --offline       only the configured models (ask no endpoint)
   --config PATH   models.yaml to use
+  --json          print { providers: [{ name, kind, base_url, answered, models, unconfigured }] } on stdout
 `;
 
-const options = { config: { type: 'string' }, offline: { type: 'boolean' } } as const;
+const options = { config: { type: 'string' }, offline: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
 function size(info: ModelInfo | undefined): string {
   if (!info) return '';
@@ -34,6 +35,7 @@ export const command: CommandModule = {
     return withRunnerErrors(io, 'models', async () => {
       const config = await requireConfig(io, values.config);
       const lines: string[] = [];
+      const data: unknown[] = [];
       for (const [providerName, provider] of Object.entries(config.providers)) {
         const configured = Object.entries(config.models).filter(([, m]) => m.provider === providerName);
         lines.push(`${providerName} (${provider.kind}, ${provider.base_url})`);
@@ -59,10 +61,20 @@ export const command: CommandModule = {
               `${price ? `, $${price.input}/$${price.output} per M` : ''}${info ? ` [${size(info)}]` : ''}${mark === '!' ? ' — not served by the endpoint' : ''}`,
           );
         }
-        for (const info of served ?? []) {
-          if (configured.some(([, m]) => m.id === info.id)) continue;
-          lines.push(`    ${info.id} (not configured)${size(info) ? ` [${size(info)}]` : ''}`);
-        }
+        const unconfigured = (served ?? []).filter((info) => !configured.some(([, m]) => m.id === info.id));
+        for (const info of unconfigured) lines.push(`    ${info.id} (not configured)${size(info) ? ` [${size(info)}]` : ''}`);
+        data.push({
+          name: providerName,
+          kind: provider.kind,
+          base_url: provider.base_url,
+          answered: values.offline ? null : served !== null,
+          models: configured.map(([label, m]) => ({ label, id: m.id, enabled: m.enabled, context_length: m.context_length ?? null, served: served === null ? null : servedIds.has(m.id), info: served?.find((s) => s.id === m.id) ?? null })),
+          unconfigured,
+        });
+      }
+      if (values.json) {
+        io.stdout.write(`${JSON.stringify({ providers: data }, null, 2)}\n`);
+        return EXIT.ok;
       }
       if (!values.offline) lines.push('', '* served by its endpoint   ! configured but not served');
       io.stdout.write(`${lines.join('\n')}\n`);

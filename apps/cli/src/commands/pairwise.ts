@@ -5,6 +5,7 @@ import { pairwiseRun, renderPairwiseMarkdown } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
+import { JSON_FLAG_HELP, jsonMode } from '../output';
 
 const usage = `Usage: crucibleforge pairwise --models a,b[,c] [--run ID,…] [--categories …] [--out DIR]
 
@@ -19,6 +20,7 @@ pairwise.md and pairwise.json (win/tie/loss, 95 % intervals, Bradley–Terry rat
   --out DIR             where to write (default: the results dir)
   --results DIR         results directory
   --config PATH         models.yaml to use
+${JSON_FLAG_HELP}
 `;
 
 const options = {
@@ -27,6 +29,7 @@ const options = {
   categories: { type: 'string' },
   'force-self-judge': { type: 'boolean' },
   out: { type: 'string' },
+  json: { type: 'boolean' },
   ...STORE_OPTIONS,
 } as const;
 
@@ -40,6 +43,8 @@ export const command: CommandModule = {
     for (const c of categories ?? []) {
       if (!(CATEGORIES as readonly string[]).includes(c)) throw new UsageError(`unknown category "${c}" (one of ${CATEGORIES.join(', ')})`);
     }
+    const out = jsonMode(io, values.json);
+    io = out.io;
     return withRunnerErrors(io, 'pairwise', async () => {
       const base = await runnerBase(io, values);
       const runIds = listFlag(values.run);
@@ -60,6 +65,7 @@ export const command: CommandModule = {
       await writeFile(mdPath, md);
       await writeFile(jsonPath, `${JSON.stringify({ schema_version: 1, summary: result.summary, games: result.games }, null, 2)}\n`);
       io.stdout.write(`\n${md}\nwrote ${mdPath}\nwrote ${jsonPath}\n`);
+      out.emit({ summary: result.summary, games: result.games, files: [mdPath, jsonPath] });
       return EXIT.ok;
     });
   },

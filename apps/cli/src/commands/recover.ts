@@ -3,6 +3,7 @@ import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
+import { JSON_FLAG_HELP, jsonMode } from '../output';
 import { renderRun, summaryLines } from '../runner-render';
 import { gradingWorld } from '../runner-run';
 
@@ -17,6 +18,7 @@ after the cut-off reasoning. The new rows replace the old ones in the same run. 
   --results DIR         results directory
   --config PATH         models.yaml to use
   --allow-unsandboxed   grade code without bubblewrap (unsafe)
+${JSON_FLAG_HELP}
 `;
 
 const options = {
@@ -24,6 +26,7 @@ const options = {
   models: { type: 'string' },
   ...STORE_OPTIONS,
   'allow-unsandboxed': { type: 'boolean' },
+  json: { type: 'boolean' },
 } as const;
 
 export const command: CommandModule = {
@@ -32,6 +35,8 @@ export const command: CommandModule = {
     const { values } = parseCommandArgs(args, options, false);
     if (!values.run) throw new UsageError('--run ID is required');
     const runId = values.run;
+    const out = jsonMode(io, values.json);
+    io = out.io;
     return withRunnerErrors(io, 'recover', async () => {
       const base = await runnerBase(io, values);
       const models = listFlag(values.models);
@@ -42,6 +47,7 @@ export const command: CommandModule = {
         handle.stop();
         await handle.done;
         io.stdout.write(`run ${runId} has no unrecovered reasoning overflows\n`);
+        out.emit({ summary: null });
         return EXIT.ok;
       }
       const onAbort = () => handle.stop('interrupted');
@@ -50,6 +56,7 @@ export const command: CommandModule = {
       const summary = await handle.done;
       io.signal.removeEventListener('abort', onAbort);
       io.stdout.write(`${summaryLines(summary).join('\n')}\nnext: crucibleforge judge --run ${runId}\n`);
+      out.emit({ summary });
       return summary.models.some((m) => m.stopped) ? EXIT.failed : EXIT.ok;
     });
   },

@@ -1,5 +1,6 @@
 import { parseCommandArgs } from '../args';
 import type { CommandModule } from '../io';
+import { jsonMode } from '../output';
 import { withRunnerErrors } from '../runner-context';
 import { generate, RUN_FLAGS_HELP, RUN_OPTIONS } from '../runner-run';
 
@@ -19,6 +20,11 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, RUN_OPTIONS, false);
-    return withRunnerErrors(io, 'run', async () => (await generate(values, io)).code);
+    const out = jsonMode(io, values.json);
+    return withRunnerErrors(io, 'run', async () => {
+      const generation = await generate(values, out.io);
+      out.emit({ summary: generation.summary });
+      return generation.code;
+    });
   },
 };
