@@ -46,6 +46,12 @@ describe('--json', () => {
     expect(status.data).toMatchObject({ ok: true, config: ws.config });
     const models = await json('models', '--config', ws.config);
     expect(models.data['providers']).toContainEqual(expect.objectContaining({ name: 'local', answered: true }));
+    // on a 60-column terminal the printed summary fits; the full table is report.md's
+    const narrow = memoryIO({ cwd: ws.dir, tty: true, columns: 60 });
+    expect(await main(['report', '--latest', '--results', ws.results, '--out', ws.dir], narrow.io)).toBe(0);
+    const table = narrow.stdout().split('\n\n')[0]!.split('\n');
+    expect(table[0]).toMatch(/^#\s+Model\s+All\s+Hard/);
+    for (const line of table) expect(line.length).toBeLessThanOrEqual(60);
     const config = await json('config', '--config', ws.config);
     expect(config.data).toMatchObject({ path: ws.config, judge: 'judge', enabled: expect.arrayContaining(['strong', 'weak']) });
   });

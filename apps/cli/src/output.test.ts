@@ -1,0 +1,62 @@
+import type { RunEvent, RunRow } from '@crucibleforge/runner';
+import { describe, expect, it } from 'vitest';
+import { paintFor, testLines } from './bench-llm-render';
+import { terminalWidth, useColor } from './output';
+import { renderRun } from './runner-render';
+import { memoryIO } from './testing';
+
+const ESC_OR_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const HOSTILE = 'got \u001b[2J\u001b[H\u001b]0;owned\u0007 and \u009b31m';
+
+describe('colour: FORCE_COLOR, NO_COLOR, a terminal', () => {
+  it('colours a terminal, not a pipe; NO_COLOR and TERM=dumb turn it off; FORCE_COLOR forces it', () => {
+    expect(useColor(true, {})).toBe(true);
+    expect(useColor(false, {})).toBe(false);
+    expect(useColor(true, { NO_COLOR: '' })).toBe(false);
+    expect(useColor(true, { TERM: 'dumb' })).toBe(false);
+    expect(useColor(false, { FORCE_COLOR: '1' })).toBe(true);
+    expect(useColor(false, { FORCE_COLOR: '0' })).toBe(false);
+    expect(useColor(true, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(true);
+    expect(paintFor(false, { FORCE_COLOR: '1' }).fail('FAIL')).toBe('\u001b[31mFAIL\u001b[39m');
+  });
+});
+
+describe('terminal width', () => {
+  it("takes a terminal's columns, else $COLUMNS, else 80", () => {
+    expect(terminalWidth(memoryIO({ tty: true, columns: 132 }).io)).toBe(132);
+    expect(terminalWidth(memoryIO({ env: { COLUMNS: '100' } }).io)).toBe(100);
+    expect(terminalWidth(memoryIO({ env: { COLUMNS: 'wide' } }).io)).toBe(80);
+  });
+});
+
+describe('model output on the terminal', () => {
+  it('FAIL lines of a run show escape sequences and controls, never send them', async () => {
+    const row = {
+      schema_version: 1, run_id: 'r', model: 'm', model_id: 'm', provider: 'p', case_id: 'c-1', case_revision: 'x', category: 'math', difficulty: 'easy',
+      seed: null, messages: [], content: HOSTILE, reasoning: '', tool_calls: [], finish_reason: 'stop', timings: { ttft_s: null, ttft_content_s: null, e2e_s: null, decode_tps: null },
+      usage: { prompt_tokens: null, completion_tokens: null, reasoning_tokens: null, cached_tokens: null, cost_usd: null }, cost_usd: null,
+      grade: { status: 'fail', reason: `expected 5, ${HOSTILE}` }, started_at: '', finished_at: '', attempt_id: 'a', max_tokens_sent: 1,
+    } as RunRow;
+    const events: RunEvent[] = [
+      { type: 'case-end', model: 'm', row },
+      { type: 'notice', model: 'm', message: `endpoint said: ${HOSTILE}` },
+    ];
+    async function* stream() {
+      yield* events;
+    }
+    const t = memoryIO({ tty: true });
+    await renderRun(stream(), t.io);
+    expect(t.stdout()).toContain('m c-1: FAIL — expected 5, got ␛[2J␛[H␛]0;owned␇ and \\u009b31m');
+    expect(t.stdout()).toContain('m: endpoint said: got ␛[2J');
+    expect(t.stdout().replace(/\r\u001b\[2K/g, '')).not.toMatch(ESC_OR_CONTROL);
+  });
+
+  it("bench-llm's reasons are inert too, with or without colour", () => {
+    const failed = { id: 'x', title: 'Tool Use', status: 'fail', reason: HOSTILE, score: 0, requests: [] } as unknown as Parameters<typeof testLines>[0];
+    for (const paint of [paintFor(false, {}), paintFor(true, {})]) {
+      const text = testLines(failed, 30, paint).join('\n').replace(/\u001b\[\d+m/g, '');
+      expect(text).toContain('␛[2J');
+      expect(text).not.toMatch(ESC_OR_CONTROL);
+    }
+  });
+});
