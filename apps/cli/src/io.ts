@@ -23,7 +23,7 @@ export interface CommandModule {
   /** One or more lines shown by `crucibleforge <command> --help` and after a usage error. */
   usage: string;
   run(args: string[], io: CliIO): Promise<number>;
-  /** A server (sim, gui): Ctrl-C / SIGTERM is how it normally ends, so it exits with its own code, not 130. */
+  /** A server (sim, gui) or a holder (lease): Ctrl-C / SIGTERM is how it normally ends, so it exits with its own code, not 130. */
   servesUntilSignal?: boolean;
 }
 

@@ -243,6 +243,8 @@ async function release(values: Values, io: CliIO): Promise<number> {
 
 export const command: CommandModule = {
   usage,
+  // `lease acquire` holds the lease until Ctrl-C: that is its normal end, not an interruption
+  servesUntilSignal: true,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseCommandArgs(args, options);
     const [action, extra] = positionals;
