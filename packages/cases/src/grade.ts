@@ -9,10 +9,24 @@ import { gradeToolCalls } from './graders/tool-calls';
 import { stripThinking } from './text/normalize';
 import type { ConcreteCase, GradeContext, GradeInput } from './types';
 
+/**
+ * Version of the graders: recorded in every result row, and beside every re-grade (`crucibleforge
+ * regrade`). Bump it whenever any grader would read some reply differently. graders/1 is what graded rows
+ * before versions were recorded; graders/2 reads answers as typed values (answers/*).
+ */
+export const GRADER_VERSION = 'graders/2';
+
 const noReference = (what: string): GradeOutcome => ({ status: 'error', reason: `the case has no reference ${what}` });
+
+/** What the answer extractors may know of the question: the prompt without a long-context haystack. */
+export function questionText(c: Pick<ConcreteCase, 'system' | 'turns'> & { haystack?: { text: string } | null }): string {
+  const hay = c.haystack?.text;
+  return [c.system ?? '', ...c.turns].map((t) => (hay ? t.split(hay).join(' ') : t)).join('\n');
+}
 
 async function dispatch(c: ConcreteCase, input: GradeInput, ctx: GradeContext): Promise<GradeOutcome> {
   const g = c.grader;
+  const question = { question: questionText(c) };
   const answer = c.reference.answer;
   const content = input.content ?? '';
   switch (g.type) {
@@ -30,9 +44,9 @@ async function dispatch(c: ConcreteCase, input: GradeInput, ctx: GradeContext): 
     case 'number':
       return typeof answer === 'string' || typeof answer === 'number' ? gradeNumber(g, answer, content, input.finish_reason) : noReference('answer');
     case 'exact':
-      return typeof answer === 'string' || typeof answer === 'number' ? gradeExact(g, String(answer), content, input.finish_reason) : noReference('answer');
+      return typeof answer === 'string' || typeof answer === 'number' ? gradeExact(g, String(answer), content, input.finish_reason, question) : noReference('answer');
     case 'choice':
-      return typeof answer === 'string' ? gradeChoice(g, answer, content, input.finish_reason) : noReference('answer');
+      return typeof answer === 'string' ? gradeChoice(g, answer, content, input.finish_reason, question) : noReference('answer');
     case 'assignments':
       return answer !== null && typeof answer === 'object' ? gradeAssignments(g, answer, content) : noReference('answer map');
     case 'contains':
@@ -44,7 +58,7 @@ async function dispatch(c: ConcreteCase, input: GradeInput, ctx: GradeContext): 
     case 'checks': {
       const text = stripThinking(content);
       if (!text) return { status: 'fail', reason: 'empty reply', score: 0 };
-      const r = runChecks(g.checks, text);
+      const r = runChecks(g.checks, text, { prompt: [c.system ?? '', ...c.turns].join('\n') });
       const passed = r.results.filter((x) => x.pass).length;
       const score = passed / r.results.length;
       return r.firstFailure
@@ -52,9 +66,14 @@ async function dispatch(c: ConcreteCase, input: GradeInput, ctx: GradeContext): 
         : { status: 'pass', reason: `all ${r.results.length} checks passed`, score, details: { checks: r.results } };
     }
     case 'tool_calls':
-      return gradeToolCalls(g, input, c.tools.map((t) => t.function.name));
+      return gradeToolCalls(g, input, c.tools.map((t) => t.function.name), question);
     case 'judge': {
-      if (!stripThinking(content)) return { status: 'fail', reason: 'empty reply' };
+      const text = stripThinking(content);
+      if (!text) return { status: 'fail', reason: 'empty reply' };
+      if (g.checks) {
+        const r = runChecks(g.checks, text, { prompt: [c.system ?? '', ...c.turns].join('\n') });
+        if (r.firstFailure) return { status: 'fail', reason: r.firstFailure, details: { checks: r.results } };
+      }
       return {
         status: 'pending',
         reason: 'waits for the judge',
@@ -62,8 +81,7 @@ async function dispatch(c: ConcreteCase, input: GradeInput, ctx: GradeContext): 
       };
     }
     case 'agent': {
-      const promptChars = [c.system ?? '', ...c.turns].join('\n').length;
-      return gradeAgent(g, content, promptChars);
+      return gradeAgent(g, content, [c.system ?? '', ...c.turns].join('\n'), question);
     }
   }
 }

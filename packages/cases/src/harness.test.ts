@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { GRADER_VERSION } from './grade';
 import { judgeInputFor, resultRow } from './harness';
 import { loadCases } from './loader';
 import { materializeCase, type MaterializedCase } from './materialize';
@@ -73,6 +74,7 @@ describe('resultRow', () => {
       usage: { prompt_tokens: 10, completion_tokens: 5, reasoning_tokens: null, cached_tokens: null, cost_usd: 0.01 },
       cost_usd: 0.01,
       grade: { status: 'pending', reason: 'waits for the judge' },
+      grader_version: GRADER_VERSION,
       started_at: '2030-01-01T00:00:00.000Z',
       finished_at: '2030-01-01T00:00:02.000Z',
     });
@@ -88,6 +90,8 @@ describe('resultRow', () => {
     expect(row.timings).toEqual({ ttft_s: null, ttft_content_s: null, e2e_s: null, decode_tps: null });
     expect(row.usage.prompt_tokens).toBeNull();
     expect(row.finished_at).toBe(row.started_at);
+    expect(row.grader_version).toBe(GRADER_VERSION);
+    expect('grader_version' in resultRow({ run_id: 'r', model: 'm', provider: 'p', case: c, grade: row.grade, grader_version: null, started_at: row.started_at })).toBe(false);
     expect(resultRow({ run_id: 'r', model: 'm', provider: 'p', case: c, seed: null, grade: { status: 'skipped', reason: 'x' }, started_at: row.started_at }).seed).toBeNull();
   });
 });

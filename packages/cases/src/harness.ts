@@ -12,6 +12,7 @@ import {
   type RowTimings,
   type TokenUsage,
 } from '@crucibleforge/core';
+import { GRADER_VERSION } from './grade';
 import { referenceText } from './reference';
 import type { ConcreteCase } from './types';
 
@@ -73,6 +74,8 @@ export interface ResultRowInput {
   /** Default: the usage's `cost_usd`. */
   cost_usd?: number | null;
   grade: GradeOutcome;
+  /** Which graders decided `grade` (default: this package's `GRADER_VERSION`, what `grade` uses); null leaves it out. */
+  grader_version?: string | null;
   judge?: JudgeRecord;
   /** Transport / provider error class when the request itself failed. */
   error_class?: string;
@@ -112,6 +115,7 @@ export function resultRow(input: ResultRowInput): ResultRow {
     usage,
     cost_usd: input.cost_usd !== undefined ? input.cost_usd : usage.cost_usd,
     grade: input.grade,
+    ...(input.grader_version === null ? {} : { grader_version: input.grader_version ?? GRADER_VERSION }),
     ...(input.judge ? { judge: input.judge } : {}),
     ...(input.error_class ? { error_class: input.error_class } : {}),
     started_at: iso(input.started_at),

@@ -34,9 +34,11 @@ export { judgeInputFor, resultRow } from './harness';
 export type { CaseJudgeInput, CaseIdentity, ResultRowInput, RowReply } from './harness';
 
 // Grading
-export { grade } from './grade';
+export { grade, GRADER_VERSION } from './grade';
 export { gradeCode, runCodeTests, DEFAULT_CODE_TIMEOUT_MS } from './graders/code';
-export { gradeNumber, gradeExact, gradeChoice, gradeAssignments, answerNumber } from './graders/answer';
+export { gradeNumber, gradeExact, gradeChoice, gradeAssignments } from './graders/answer';
+export { extractAnswer } from './answers/index';
+export type { AnswerSpec, Extracted, ExtractOptions } from './answers/index';
 export { gradeContains, gradeRegex, gradeJson, needlesProblem } from './graders/text';
 export { gradeToolCalls, assistantTurns } from './graders/tool-calls';
 export { argProblem, callProblem, normalizeDate, parseInstant } from './graders/tool-matchers';

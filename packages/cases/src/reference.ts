@@ -33,13 +33,18 @@ function toWireCalls(calls: RefCall[], turn: number): ToolCall[] {
  * after the last of them, the final text. The sim endpoint's reference model and verify both use this.
  */
 export function referenceTurn(
-  c: Pick<ConcreteCase, 'grader' | 'reference'>,
+  c: Pick<ConcreteCase, 'grader' | 'reference'> & { tool_script?: ConcreteCase['tool_script'] },
   turn: number,
   override?: { reply?: string | undefined; calls?: RefCall[][] | undefined },
 ): { content: string; tool_calls: ToolCall[] } {
   const calls = override?.calls ?? c.reference.calls ?? [];
-  if (turn < calls.length && calls[turn]!.length > 0) return { content: '', tool_calls: toWireCalls(calls[turn]!, turn) };
-  return { content: override?.reply ?? referenceText(c) ?? '', tool_calls: [] };
+  const text = () => override?.reply ?? referenceText(c) ?? '';
+  if (turn < calls.length && calls[turn]!.length > 0) {
+    // without a tool script the conversation ends with the calls: the final text is sent with them
+    const last = turn === calls.length - 1 && (c.tool_script === null || c.tool_script === undefined) && ('tool_script' in c);
+    return { content: last ? text() : '', tool_calls: toWireCalls(calls[turn]!, turn) };
+  }
+  return { content: text(), tool_calls: [] };
 }
 
 /**

@@ -43,6 +43,7 @@ function matcherRegex(m: ArgMatcher, at: (string | number)[], out: PathProblem[]
   } else if ('some' in m) matcherRegex(m.some, [...at, 'some'], out);
   else if ('every' in m) matcherRegex(m.every, [...at, 'every'], out);
   else if ('fields' in m) matcherRegexes(m.fields, [...at, 'fields'], out);
+  else if ('all' in m) m.all.forEach((x, i) => matcherRegex(x, [...at, 'all', i], out));
 }
 
 function matcherRegexes(args: Record<string, ArgMatcher> | undefined, base: (string | number)[], out: PathProblem[]): void {
@@ -101,6 +102,7 @@ export function semanticProblems(def: CaseDef): PathProblem[] {
     case 'judge':
       if (r.answer === undefined) add(['reference', 'answer'], 'judged cases need a reference answer');
       if (!r.facts?.length) add(['reference', 'facts'], 'judged cases list the facts a correct answer must contain');
+      if (g.checks) checkRegexes(g.checks, ['grader', 'checks'], out);
       break;
     case 'tool_calls': {
       if (!def.tools?.length) add(['tools'], 'a tool_calls grader needs tools');
@@ -112,7 +114,9 @@ export function semanticProblems(def: CaseDef): PathProblem[] {
         });
       checkNames(g.calls, 'calls', true);
       checkNames(g.forbid, 'forbid', false);
-      if (!g.calls?.length && !g.no_calls && !g.forbid?.length && !g.answer) add(['grader'], 'say what to expect: calls, no_calls, forbid or answer');
+      if (!g.calls?.length && !g.no_calls && !g.forbid?.length && !g.answer && !g.final_answer) add(['grader'], 'say what to expect: calls, no_calls, forbid or answer');
+      if (g.answer_checks) checkRegexes(g.answer_checks, ['grader', 'answer_checks'], out);
+      for (const name of Object.keys(g.counts ?? {})) if (!declared.has(name)) add(['grader', 'counts', name], `"${name}" is not a declared tool`);
       if (!r.calls && !r.reply) add(['reference'], 'give reference.calls and/or reference.reply (what a correct model does)');
       break;
     }

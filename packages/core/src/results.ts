@@ -90,6 +90,10 @@ export interface ResultRow {
   usage: TokenUsage;
   cost_usd: number | null;
   grade: GradeOutcome;
+  /** Which graders graded this row (`@crucibleforge/cases` GRADER_VERSION); absent on rows graded before graders were versioned. */
+  grader_version?: string;
+  /** Set when `crucibleforge regrade` re-graded the stored reply: what the row said before. */
+  regraded_from?: { status: GradeOutcome['status']; reason: string; grader_version: string | null; at: string };
   judge?: JudgeRecord;
   overflow?: { happened: boolean; recovered: boolean; budget: number };
   /** transport / provider error class when the request itself failed */

@@ -6,10 +6,10 @@ import { view } from './test-support';
 
 const TOKEN = '0f1e2d3c4b5a6978';
 
-/** A prompt in the shape of the judge package's ref-judge/2 protocol. */
+/** A prompt in the shape of the judge package's ref-judge/3 protocol. */
 function judgePrompt(p: { question: string; reference: string; facts?: string[]; focus?: string; answer: string }): string {
   const parts = [`# Question\n${p.question}`, `# Reference answer\n${p.reference}`];
-  if (p.facts?.length) parts.push(`# Key facts\n${p.facts.map((f) => `- ${f}`).join('\n')}`);
+  if (p.facts?.length) parts.push(`# Required facts\nThe question asks for each of these; a correct answer states or clearly implies every one:\n${p.facts.map((f) => `- ${f}`).join('\n')}`);
   if (p.focus) parts.push(`# Grading focus\nGuidance from the benchmark's author on what matters most when checking this answer: ${p.focus}`);
   parts.push(
     `# Candidate answer\nThe candidate answer is the text between the two marker lines with token ${TOKEN}.\n<<<BEGIN CANDIDATE ANSWER ${TOKEN}>>>\n${p.answer}\n<<<END CANDIDATE ANSWER ${TOKEN}>>>`,

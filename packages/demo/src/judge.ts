@@ -2,7 +2,7 @@ import type { ChatMessage } from '@crucibleforge/core';
 import type { SimAnswer, SimRequestView } from '@crucibleforge/sim-endpoint';
 import { compareWithReference } from './facts';
 
-/** What the judge reads out of a reference-judge prompt (judge package protocol `ref-judge/2`; its "Grading focus" section is guidance only). */
+/** What the judge reads out of a reference-judge prompt (judge package protocol `ref-judge/3`: "Required facts" are the bullets of that section; "Grading focus" is guidance only). */
 export interface ReadJudgePrompt {
   question: string;
   reference: string;
@@ -39,8 +39,9 @@ export function readJudgePrompt(messages: readonly ChatMessage[]): ReadJudgeProm
   if (!token) return null;
   const question = section(user, 'Question') ?? section(user, 'Prompt') ?? '';
   const reference = section(user, 'Reference answer') ?? '';
-  const facts = (section(user, 'Key facts') ?? '')
+  const facts = (section(user, 'Required facts') ?? '')
     .split('\n')
+    .filter((l) => /^\s*-\s+/.test(l))
     .map((l) => l.replace(/^\s*-\s*/, '').trim())
     .filter(Boolean);
   const a = fenced(user, 'ANSWER A', token);

@@ -6,7 +6,7 @@ import { fence, fenceToken } from './fence';
  * verdicts from different prompt versions are never silently mixed. Bump it on any change to the
  * texts below or to how a verdict is read.
  */
-export const JUDGE_PROMPT_VERSION = 'ref-judge/2';
+export const JUDGE_PROMPT_VERSION = 'ref-judge/3';
 
 /** Version of the pairwise prompt and protocol (goes into the pairwise JudgeIdentity). */
 export const PAIRWISE_PROMPT_VERSION = 'pairwise/1';
@@ -34,7 +34,9 @@ const REFERENCE_SYSTEM = [
   '  the false claim goes beyond what was asked. True additions do not matter.',
   '- Several different final answers, or hedging between alternatives, is incorrect.',
   '- An empty answer, a refusal, or an answer that does not commit to anything is incorrect.',
-  '- When key facts are listed, the answer must state or clearly imply every one of them.',
+  '- When required facts are listed, they are exactly what the question asks for: the answer must state or',
+  '  clearly imply every one of them. Nothing else in the reference answer is required; leaving out a detail',
+  '  that is not a required fact is fine (stating it wrongly is not).',
   '',
   DATA_RULE,
   '',
@@ -49,6 +51,7 @@ const REFERENCE_REMINDER =
 export interface ReferencePromptInput {
   question: string;
   reference: string;
+  /** The required facts: exactly what the question asks for (each must be in a correct answer). */
   facts: readonly string[];
   /** The case author's grading guidance (the prose case's `grader.focus`); shown outside the fence. */
   focus?: string;
@@ -61,7 +64,9 @@ export function referencePrompt(input: ReferencePromptInput): { messages: ChatMe
   const token = fenceToken([input.answer], input.salt);
   const fenced = fence('CANDIDATE ANSWER', input.answer, token, input.maxAnswerChars);
   const parts = [`# Question\n${input.question.trim()}`, `# Reference answer\n${input.reference.trim()}`];
-  if (input.facts.length > 0) parts.push(`# Key facts\n${input.facts.map((f) => `- ${f.trim()}`).join('\n')}`);
+  if (input.facts.length > 0) {
+    parts.push(`# Required facts\nThe question asks for each of these; a correct answer states or clearly implies every one:\n${input.facts.map((f) => `- ${f.trim()}`).join('\n')}`);
+  }
   if (input.focus !== undefined && input.focus.trim() !== '') {
     parts.push(`# Grading focus\nGuidance from the benchmark's author on what matters most when checking this answer: ${input.focus.trim()}`);
   }

@@ -39,7 +39,7 @@ describe('judgeAgainstReference: protocol', () => {
     expect(p.before).toContain('# Grading focus\n');
     expect(p.before).toContain('count the legs, not the body segments');
     expect(p.blocks['CANDIDATE ANSWER']).toBe(CASE.answer);
-    expect(JUDGE_PROMPT_VERSION).toBe('ref-judge/2');
+    expect(JUDGE_PROMPT_VERSION).toBe('ref-judge/3');
     const plain = sequence(verdict(true, 'ok'));
     await judgeAgainstReference(CASE, { complete: plain, ...opts });
     expect(readPrompt(plain.requests[0]!).before).not.toContain('# Grading focus');

@@ -15,7 +15,7 @@ export interface ReferenceJudgeInput {
   question: string;
   /** The correct answer, by definition. */
   reference: string;
-  /** Key facts a correct answer must state or clearly imply. */
+  /** Required facts: exactly what the question asks for; a correct answer states or clearly implies each one. */
   facts?: readonly string[];
   /** Grading guidance from the case author (e.g. a prose case's `grader.focus`); shown to the judge outside the fence. */
   focus?: string;

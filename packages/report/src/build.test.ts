@@ -160,13 +160,32 @@ describe('buildReport: comparability', () => {
   });
 });
 
+describe('buildReport: grader versions', () => {
+  it('says which graders graded each row, flags mixed versions, and shows a re-grade that changed a verdict', () => {
+    const rows = [
+      makeRow({ model: 'a', short: 'CZ03', status: 'fail', reason: 'expected 5, got 6', patch: { grader_version: 'graders/2', regraded_from: { status: 'pass', reason: 'answer 5', grader_version: null, at: '2025-01-02T00:00:00Z' } } }),
+      makeRow({ model: 'a', short: 'CZ04', status: 'pass', reason: 'ok', patch: { grader_version: 'graders/2' } }),
+      makeRow({ model: 'b', short: 'CZ03', status: 'fail', reason: 'expected 5, got 7' }),
+      makeRow({ model: 'b', short: 'CZ04', status: 'pass', reason: 'ok', patch: { grader_version: 'graders/2' } }),
+    ];
+    const d = buildReport({ rows, generatedAt: GENERATED_AT, toolVersion: '0.1.0' });
+    expect(d.models.find((m) => m.model === 'b')?.grader_versions).toEqual([{ version: 'graders/1', rows: 1 }, { version: 'graders/2', rows: 1 }].sort((x, y) => y.version.localeCompare(x.version)));
+    expect(d.failures.map(failureLine)).toEqual([
+      expect.stringMatching(/^a \[coding\] CZ03: expected 5, got 6 \(graders\/2, regraded: was pass\)$/),
+      expect.stringMatching(/^b \[coding\] CZ03: expected 5, got 7 \(graders\/1\)$/),
+    ]);
+    expect(d.comparability.issues).toContainEqual({ kind: 'grader-version', newest: 'graders/2', groups: [{ version: 'graders/2', models: ['a', 'b'], rows: 3 }, { version: 'graders/1', models: ['b'], rows: 1 }] });
+    expect(d.models.find((m) => m.model === 'b')?.notes).toContainEqual(expect.stringMatching(/^graded by older graders on 1 row\(s\) \(graders\/1\)/));
+  });
+});
+
 describe('buildReport: failures', () => {
   const data = full();
   const lines = data.failures.map(failureLine);
 
   it('derives a TRUNCATED prefix from finish_reason length and usage', () => {
     expect(lines).toContain(
-      'deepseek-pro [coding] CZ01-prime-census: TRUNCATED at 32768 tokens (32768 reasoning tokens); no code in response',
+      'deepseek-pro [coding] CZ01-prime-census: TRUNCATED at 32768 tokens (32768 reasoning tokens); no code in response (graders/1)',
     );
   });
 
@@ -183,10 +202,10 @@ describe('buildReport: failures', () => {
   });
 
   it('lists every failure, error and judge error once, in rank then category order', () => {
-    expect(lines).toContain('deepseek-pro [tooluse] TZ06-three-parallel-one-turn: 1 calls, expected 3');
-    expect(lines).toContain('qwen3-local [prose] PZ05: judge: incorrect — misses the twist in the last paragraph');
-    expect(lines).toContain('qwen3-local [agent] AZ06: [error, not scored] transport failure: ECONNRESET');
-    expect(lines).toContain('qwen3-local [prose] PZ06: [judge error, not scored] judge returned no parseable verdict');
+    expect(lines).toContain('deepseek-pro [tooluse] TZ06-three-parallel-one-turn: 1 calls, expected 3 (graders/1)');
+    expect(lines).toContain('qwen3-local [prose] PZ05: judge: incorrect — misses the twist in the last paragraph (graders/1)');
+    expect(lines).toContain('qwen3-local [agent] AZ06: [error, not scored] transport failure: ECONNRESET (graders/1)');
+    expect(lines).toContain('qwen3-local [prose] PZ06: [judge error, not scored] judge returned no parseable verdict (graders/1)');
     expect(data.failures.filter((f) => f.model === 'deepseek-pro')).toHaveLength(2);
     expect(data.failures.filter((f) => f.model === 'qwen3-local')).toHaveLength(7);
     expect(data.failures.filter((f) => f.model === 'llama-small')).toHaveLength(12);

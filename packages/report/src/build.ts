@@ -1,5 +1,5 @@
 import { CATEGORIES, type JudgeIdentity, type ResultRow, type SpeedSummary } from '@crucibleforge/core';
-import { analyseComparability, judgeKey } from './comparability';
+import { analyseComparability, compareVersions, graderVersionOf, judgeKey } from './comparability';
 import { ReportError } from './errors';
 import { DEFAULT_MAX_DETAIL_CHARS, failureEntry } from './failures';
 import { compareAll, pairwiseReport } from './paired';
@@ -98,6 +98,12 @@ function costOf(rows: readonly ResultRow[]): number | null {
   return total === null ? null : Math.round(total * 1e9) / 1e9;
 }
 
+function graderVersionsOf(rows: readonly ResultRow[]): { version: string; rows: number }[] {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(graderVersionOf(row), (counts.get(graderVersionOf(row)) ?? 0) + 1);
+  return [...counts].map(([version, n]) => ({ version, rows: n })).sort((a, b) => b.rows - a.rows || compareVersions(b.version, a.version));
+}
+
 function summarise(
   model: string,
   rows: readonly ResultRow[],
@@ -125,6 +131,7 @@ function summarise(
     cost_usd: costOf(rows),
     overflow: { total: overflowed.length, recovered, unrecovered: overflowed.length - recovered },
     judges: judgesOf(rows),
+    grader_versions: graderVersionsOf(rows),
     run_ids: [...new Set(rows.map((r) => r.run_id))].sort(),
     last_finished_at: newest.finished_at,
     comparable: notes.length === 0,

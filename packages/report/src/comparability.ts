@@ -115,6 +115,42 @@ function judgeIssues(rows: readonly ResultRow[], expected: JudgeIdentity | null,
   }
 }
 
+/** The grader version of a row; rows graded before versions were recorded were graded by graders/1. */
+export function graderVersionOf(row: ResultRow): string {
+  return row.grader_version ?? 'graders/1';
+}
+
+/** `graders/10` sorts after `graders/9`. */
+export function compareVersions(a: string, b: string): number {
+  return a.localeCompare(b, undefined, { numeric: true });
+}
+
+function graderIssues(rows: readonly ResultRow[], a: Analysis): void {
+  const groups = new Map<string, { models: Set<string>; rows: number }>();
+  for (const row of rows) {
+    const v = graderVersionOf(row);
+    const g = groups.get(v) ?? { models: new Set(), rows: 0 };
+    g.models.add(row.model);
+    g.rows += 1;
+    groups.set(v, g);
+  }
+  if (groups.size < 2) return;
+  const versions = [...groups.keys()].sort(compareVersions);
+  const newest = versions[versions.length - 1]!;
+  a.issues.push({ kind: 'grader-version', newest, groups: [...versions].reverse().map((v) => ({ version: v, models: [...groups.get(v)!.models].sort(), rows: groups.get(v)!.rows })) });
+  const older = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    const v = graderVersionOf(row);
+    if (v === newest) continue;
+    const perModel = older.get(row.model) ?? new Map<string, number>();
+    perModel.set(v, (perModel.get(v) ?? 0) + 1);
+    older.set(row.model, perModel);
+  }
+  for (const [model, byVersion] of older) {
+    addNote(a.notes, model, `graded by older graders on ${[...byVersion].map(([v, n]) => `${n} row(s) (${v})`).join(', ')}; "crucibleforge regrade" grades them again with ${newest}`);
+  }
+}
+
 function coverageIssue(rows: readonly ResultRow[], a: Analysis): void {
   const all = new Set(rows.map((r) => r.case_id));
   const perModel = new Map<string, Set<string>>();
@@ -131,12 +167,14 @@ function coverageIssue(rows: readonly ResultRow[], a: Analysis): void {
 
 /**
  * Everything that makes two models' numbers not comparable: the same case at different revisions, different
- * judge identities (or not the judge the newest manifest names), and different case sets.
+ * judge identities (or not the judge the newest manifest names), rows graded by different grader versions,
+ * and different case sets.
  */
 export function analyseComparability(rows: readonly ResultRow[], manifests: readonly RunManifest[]): Analysis {
   const analysis: Analysis = { issues: [], notes: new Map() };
   revisionIssues(rows, currentRevisions(manifests), analysis);
   judgeIssues(rows, expectedJudge(manifests), analysis);
+  graderIssues(rows, analysis);
   coverageIssue(rows, analysis);
   return analysis;
 }

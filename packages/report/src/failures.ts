@@ -1,4 +1,5 @@
 import type { ChatMessage, ResultRow } from '@crucibleforge/core';
+import { graderVersionOf } from './comparability';
 import { rowOutcome } from './rates';
 import type { FailureEntry, FailureKind } from './types';
 
@@ -67,6 +68,8 @@ export function failureEntry(row: ResultRow, maxChars: number): FailureEntry | n
     reason: failureReason(row),
     run_id: row.run_id,
     finished_at: row.finished_at,
+    grader_version: graderVersionOf(row),
+    regraded_from: row.regraded_from && row.regraded_from.status !== row.grade.status ? row.regraded_from.status : null,
     detail: {
       messages: capMessages(row.messages, maxChars),
       content: capText(row.content ?? '', maxChars),
@@ -97,7 +100,12 @@ const KIND_TAG: Record<FailureKind, string> = {
   'judge-error': '[judge error, not scored] ',
 };
 
-/** `deepseek-pro [coding] CZ01-prime-census: TRUNCATED at …; no code in response` (plain text, one line). */
+/** `graders/2`, or `graders/2, regraded: was pass` when a re-grade changed the verdict. */
+export function gradedBy(failure: Pick<FailureEntry, 'grader_version' | 'regraded_from'>): string {
+  return failure.regraded_from === null ? failure.grader_version : `${failure.grader_version}, regraded: was ${failure.regraded_from}`;
+}
+
+/** `deepseek-pro [coding] CZ01-prime-census: TRUNCATED at …; no code in response (graders/2)` (plain text, one line). */
 export function failureLine(failure: FailureEntry): string {
-  return `${failure.model} [${failure.category}] ${failure.case_id}: ${KIND_TAG[failure.kind]}${failure.reason}`;
+  return `${failure.model} [${failure.category}] ${failure.case_id}: ${KIND_TAG[failure.kind]}${failure.reason} (${gradedBy(failure)})`;
 }

@@ -54,7 +54,16 @@ export function speedSourceNote(m: ModelSummary): string {
   return m.speed?.source === 'bench-rows' ? ' *' : '';
 }
 
-/** `Generated … · tool … · N models · M cases · runs …` */
+/** `graders/2`, or `graders/2 (50 rows), graders/1 (6 rows)` when the rows were graded by several versions. */
+export function gradersText(data: ReportData): string {
+  const counts = new Map<string, number>();
+  for (const m of data.models) for (const g of m.grader_versions) counts.set(g.version, (counts.get(g.version) ?? 0) + g.rows);
+  if (counts.size === 0) return '';
+  if (counts.size === 1) return [...counts.keys()][0]!;
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([v, n]) => `${v} (${n} rows)`).join(', ');
+}
+
+/** `Generated … · tool … · N models · M cases · runs … · judged by … · graded by …` */
 export function headerLine(data: ReportData): string {
   const parts = [
     `Generated ${data.generated_at}`,
@@ -65,6 +74,8 @@ export function headerLine(data: ReportData): string {
   if (data.runs.length > 0) parts.push(`run${data.runs.length === 1 ? '' : 's'} ${data.runs.map((r) => r.run_id).join(', ')}`);
   const judge = [...data.runs].reverse().find((r) => r.judge !== null)?.judge;
   if (judge) parts.push(`judged by ${judgeLabel(judge)}`);
+  const graders = gradersText(data);
+  if (graders) parts.push(`graded by ${graders}`);
   return parts.join(' · ');
 }
 

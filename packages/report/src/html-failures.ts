@@ -1,5 +1,6 @@
 import type { ChatMessage } from '@crucibleforge/core';
 import { judgeLabel } from './comparability';
+import { gradedBy } from './failures';
 import { modelColour } from './html-charts';
 import { html, type SafeHtml } from './html-escape';
 import type { FailureEntry, ReportData } from './types';
@@ -35,7 +36,7 @@ ${d.judge.note ? html`<pre>${d.judge.note}</pre>` : ''}`,
   return html`<details class="failure" data-model="${f.model}" data-category="${f.category}" data-search="${search}">
 <summary><span class="chip model" style="--c:${colour}">${f.model}</span><span class="chip">${f.category}</span><span class="case">${f.case_id}</span>${KIND_BADGE[f.kind]}<span class="reason">${f.reason}</span></summary>
 <div class="fbody">
-<div class="kv"><span>title <b>${f.title ?? '—'}</b></span><span>difficulty <b>${f.difficulty}</b></span><span>revision <b>${f.case_revision}</b></span><span>finish <b>${d.finish_reason ?? '—'}</b></span><span>tokens <b>${usage.prompt_tokens ?? '?'} in / ${usage.completion_tokens ?? '?'} out${usage.reasoning_tokens != null ? ` (${usage.reasoning_tokens} reasoning)` : ''}</b></span><span>run <b>${f.run_id}</b></span><span>finished <b>${f.finished_at}</b></span>${d.error_class ? html`<span>error class <b>${d.error_class}</b></span>` : ''}</div>
+<div class="kv"><span>title <b>${f.title ?? '—'}</b></span><span>difficulty <b>${f.difficulty}</b></span><span>revision <b>${f.case_revision}</b></span><span>finish <b>${d.finish_reason ?? '—'}</b></span><span>tokens <b>${usage.prompt_tokens ?? '?'} in / ${usage.completion_tokens ?? '?'} out${usage.reasoning_tokens != null ? ` (${usage.reasoning_tokens} reasoning)` : ''}</b></span><span>run <b>${f.run_id}</b></span><span>graded by <b>${gradedBy(f)}</b></span><span>finished <b>${f.finished_at}</b></span>${d.error_class ? html`<span>error class <b>${d.error_class}</b></span>` : ''}</div>
 ${block('Grader', d.grade_reason || f.reason, 'grader')}
 ${judge}
 ${block('Prompt', messagesBlock(d.messages))}

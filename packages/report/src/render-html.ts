@@ -116,6 +116,8 @@ function issueItem(issue: ComparabilityIssue): SafeHtml {
       return html`<li>Case <b>${issue.case_id}</b> (${issue.category}) ran at different revisions${issue.current_revision ? ` (current ${issue.current_revision})` : ''}: ${issue.revisions.map((r) => `${r.revision}: ${r.models.join(', ')}`).join('; ')}</li>`;
     case 'judge':
       return html`<li>Judged by different judges${issue.expected ? ` (run judge: ${judgeLabel(issue.expected)})` : ''}: ${issue.groups.map((g) => `${g.label} at ${g.identity.endpoint}: ${g.models.join(', ')} (${g.rows} rows: ${listSome(g.case_ids)})`).join('; ')}</li>`;
+    case 'grader-version':
+      return html`<li>Graded by different grader versions (newest ${issue.newest}): ${issue.groups.map((g) => `${g.version}: ${g.models.join(', ')} (${g.rows} rows)`).join('; ')}</li>`;
     case 'coverage':
       return html`<li>Different case sets (${issue.total_cases} cases in all): ${issue.models.filter((m) => m.missing.length > 0).map((m) => `${m.model} ran ${m.cases}`).join(', ')}</li>`;
   }

@@ -75,6 +75,8 @@ function issueLine(issue: ComparabilityIssue): string {
       const expected = issue.expected === null ? '' : ` (run judge: ${judgeLabel(issue.expected)})`;
       return `Judged by different judges${expected}: ${groups}`;
     }
+    case 'grader-version':
+      return `Graded by different grader versions (newest ${issue.newest}): ${issue.groups.map((g) => `${g.version}: ${g.models.join(', ')} (${g.rows} rows)`).join('; ')}`;
     case 'coverage': {
       const short = issue.models.filter((m) => m.missing.length > 0);
       return `Different case sets (${issue.total_cases} cases in all): ${short

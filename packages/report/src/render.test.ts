@@ -33,11 +33,11 @@ describe('renderMarkdown', () => {
   });
 
   it('lists every failure on one line with its reason', () => {
-    expect(md).toContain('- deepseek-pro [coding] CZ01-prime-census: TRUNCATED at 32768 tokens (32768 reasoning tokens); no code in response\n');
-    expect(md).toContain('- deepseek-pro [tooluse] TZ06-three-parallel-one-turn: 1 calls, expected 3\n');
+    expect(md).toContain('- deepseek-pro [coding] CZ01-prime-census: TRUNCATED at 32768 tokens (32768 reasoning tokens); no code in response (graders/1)\n');
+    expect(md).toContain('- deepseek-pro [tooluse] TZ06-three-parallel-one-turn: 1 calls, expected 3 (graders/1)\n');
     expect(md).toContain('## Failures (24)');
     // Model-written markup cannot become HTML in a Markdown viewer.
-    expect(md).toContain('- llama-small [coding] CZ03: SyntaxError: \\<b>unexpected\\</b> token\n');
+    expect(md).toContain('- llama-small [coding] CZ03: SyntaxError: \\<b>unexpected\\</b> token (graders/1)\n');
   });
 
   it('says who beats whom only when significant, and otherwise "within noise"', () => {

@@ -81,6 +81,8 @@ export interface ModelSummary {
   overflow: { total: number; recovered: number; unrecovered: number };
   /** Distinct judge identities over this model's judged rows, most used first. */
   judges: JudgeIdentity[];
+  /** Which grader versions graded this model's counted rows (`graders/1` for rows from before versions were recorded), most rows first. */
+  grader_versions: { version: string; rows: number }[];
   run_ids: string[];
   /** Newest `finished_at` among the counted rows. */
   last_finished_at: string;
@@ -104,6 +106,12 @@ export type ComparabilityIssue =
       /** The judge of the newest manifest that names one. */
       expected: JudgeIdentity | null;
       groups: { identity: JudgeIdentity; label: string; models: string[]; case_ids: string[]; rows: number }[];
+    }
+  | {
+      kind: 'grader-version';
+      /** The newest version among the rows: the one the others are compared against. */
+      newest: string;
+      groups: { version: string; models: string[]; rows: number }[];
     }
   | {
       kind: 'coverage';
@@ -139,6 +147,10 @@ export interface FailureEntry {
   reason: string;
   run_id: string;
   finished_at: string;
+  /** The graders that graded the row (`graders/1` for rows from before versions were recorded). */
+  grader_version: string;
+  /** Set when `regrade` graded the row again: its status before. */
+  regraded_from: string | null;
   detail: FailureDetail;
 }
 

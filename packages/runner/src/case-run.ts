@@ -46,6 +46,13 @@ export function sentBudget(ctx: Pick<ModelContext, 'resolved' | 'reasoning'>, ca
 }
 
 /** Thought until the budget ran out: cut off, nothing visible, something in the reasoning channel. */
+/** A failed grade of a reply whose reasoning overflowed and was not recovered, said as TRUNCATED. */
+export function truncatedGrade(grade: GradeOutcome, budget: number, spent: number): GradeOutcome {
+  if (grade.status !== 'fail') return grade;
+  const rest = grade.reason.replace(/^TRUNCATED[^:]*:\s*/, '');
+  return { ...grade, reason: `TRUNCATED at ${budget} tokens (${spent} reasoning tokens); ${rest}` };
+}
+
 export function isOverflow(reply: TimedReply['reply']): boolean {
   return (
     reply.finish_reason === 'length' &&
@@ -173,6 +180,7 @@ function baseRow(ctx: ModelContext, planned: PlannedCase, seed: number | null, s
     seed,
     cost_usd: null,
     grade: { status: 'pending', reason: '' },
+    grader_version: null, // the driver's own version is added when the row is finished
     started_at: started,
   });
   return { ...row, attempt_id: ctx.newId(), max_tokens_sent: null };
@@ -182,7 +190,8 @@ function baseRow(ctx: ModelContext, planned: PlannedCase, seed: number | null, s
 export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: number | null): Promise<CaseOutcome> {
   const started = ctx.now();
   const base = baseRow(ctx, planned, seed, started);
-  const finish = (extra: Partial<RunRow> & { grade: GradeOutcome }): RunRow => ({ ...base, ...extra, finished_at: ctx.now().toISOString() });
+  const graded = ctx.driver.graderVersion ? { grader_version: ctx.driver.graderVersion } : {};
+  const finish = (extra: Partial<RunRow> & { grade: GradeOutcome }): RunRow => ({ ...base, ...graded, ...extra, finished_at: ctx.now().toISOString() });
 
   // min_context counts the case's max_tokens; a reasoning model is sent more (× reasoning_factor), which must fit too
   const sent = sentBudget(ctx, planned.max_tokens);
@@ -256,11 +265,7 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
   } catch (error) {
     grade = { status: 'error', reason: `grader failed: ${error instanceof Error ? error.message : String(error)}` };
   }
-  if (overflow.unrecovered > 0 && grade.status === 'fail') {
-    const spent = overflow.first?.first.reasoning_tokens ?? overflow.first?.first.completion_tokens ?? budget;
-    const rest = grade.reason.replace(/^TRUNCATED[^:]*:\s*/, '');
-    grade = { ...grade, reason: `TRUNCATED at ${budget} tokens (${spent} reasoning tokens); ${rest}` };
-  }
+  if (overflow.unrecovered > 0) grade = truncatedGrade(grade, budget, overflow.first?.first.reasoning_tokens ?? overflow.first?.first.completion_tokens ?? budget);
   const row = finish({
     messages: materialized.messages,
     content: reply.content,

@@ -5,6 +5,7 @@ import {
   findProfile,
   formatProblem,
   grade,
+  GRADER_VERSION,
   initialMessages,
   judgeInputFor,
   loadCases,
@@ -71,6 +72,7 @@ export function createCasesDriver(options: { casesDir: string }): CaseDriver {
     return found;
   };
   return {
+    graderVersion: GRADER_VERSION,
     async plan({ profile, categories }: { profile: string; categories: Category[] | null }) {
       const { cases, profiles } = await load();
       const chosen = findProfile(profiles, profile);

@@ -54,6 +54,8 @@ export interface FinalReply {
  * can supply its own.
  */
 export interface CaseDriver {
+  /** Which graders `grade` applies (recorded in every row; `regrade` writes it beside a re-grade). */
+  graderVersion?: string;
   plan(selection: { profile: string; categories: Category[] | null }): Promise<PlannedCase[]>;
   materialize(planned: PlannedCase, seed: number | null, world: { sandbox: () => Promise<Sandbox> }): Promise<MaterializedCase>;
   /** What to send after the model's latest reply (the transcript ends with it). */

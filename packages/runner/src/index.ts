@@ -35,6 +35,8 @@ export type { RunHandle, StartOptions } from './engine';
 export { judgeRun } from './judge-run';
 export type { JudgeRunOptions, JudgeSummary, JudgeEvent } from './judge-run';
 export { recoverRun, rowsToRecover } from './recover';
+export { regradeRun, storedReply } from './regrade';
+export type { RegradeOptions, RegradeSummary, RegradeChange } from './regrade';
 export type { RecoverOptions } from './recover';
 export { timingClientFactory, timingMetadata, defaultSandbox, createLeaseAcquirer } from './defaults';
 // What an endpoint serves (ids, size, quantization), for apps that depend on the runner alone (the GUI).

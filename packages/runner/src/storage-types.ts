@@ -43,6 +43,8 @@ export function rowKeyString(key: RowKey): string {
 export type LogRecord =
   | { kind: 'row'; row: RunRow }
   | { kind: 'judge'; key: RowKey; attempt_id: string; judge: JudgeRecord; grade: GradeOutcome }
+  /** `crucibleforge regrade`: the stored reply graded again by newer graders (the old grade stays in the log). */
+  | { kind: 'regrade'; key: RowKey; attempt_id: string; grade: GradeOutcome; grader_version: string; at: string }
   | { kind: 'model-stopped'; model: string; reason: StopReason; message: string; at: string }
   | { kind: 'session'; event: 'start' | 'end'; at: string; resumed: boolean; tool_version: string };
 

@@ -183,6 +183,15 @@ export function foldRecords(records: LogRecord[]): Pick<LoadedRun, 'rows' | 'sto
         if (row && row.attempt_id === record.attempt_id) rows.set(key, { ...row, judge: record.judge, grade: record.grade });
         break;
       }
+      case 'regrade': {
+        const key = rowKeyString(record.key);
+        const row = rows.get(key);
+        if (row && row.attempt_id === record.attempt_id) {
+          const regraded_from = { status: row.grade.status, reason: row.grade.reason, grader_version: row.grader_version ?? null, at: record.at };
+          rows.set(key, { ...row, grade: record.grade, grader_version: record.grader_version, regraded_from });
+        }
+        break;
+      }
       case 'model-stopped':
         stopped.push({ model: record.model, reason: record.reason, message: record.message, at: record.at });
         break;

@@ -124,8 +124,9 @@ describe('bench-llm against the sim endpoint', { timeout: 60_000 }, () => {
     expect(out).toMatch(/Summarization \(Key Facts\)\.+ FAIL\n {6}↳ check fact: the shipyard \(Nordhavn Marine\) failed: required word "Nordhavn" missing\n/);
     expect(out).toContain('Ability Score: 3/5');
     expect(out).toMatch(/Task Acknowledgment\.+ FAIL\n {6}↳ invents data: "Aug 11 02:14:07"\n/);
-    expect(out).toMatch(/Format Adherence\.+ PASS\n/);
-    expect(out).toContain('Agent Fitness Score: 2/3');
+    // the invented report also never says how the scan should be done instead (the prompt asks for it)
+    expect(out).toMatch(/Format Adherence\.+ FAIL\n {6}↳ check how the scan should be done instead failed: required word "grep" or "journalctl"/);
+    expect(out).toContain('Agent Fitness Score: 1/3');
     const results = savedFile(out);
     expect(results.settings.quick).toBe(true);
     expect(results.speed!.tests.map((t) => [t.name, t.runs.length])).toEqual([['short_50', 2]]);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSandbox } from '@crucibleforge/sandbox';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
 import { memoryIO } from '../testing';
@@ -22,7 +23,8 @@ grader:
 reference:
   reply: hello there friend
 verify:
-  wrong_replies: [{ why: two words, reply: hello friend }]
+  wrong_replies: [{ why: two words, reply: hello friend }, { why: four words, reply: hello there my friend }, { why: one word, reply: hello }]
+  right_replies: [{ why: other words, reply: good morning all }, { why: with a full stop, reply: hi there everyone. }, { why: capitals, reply: HELLO DEAR FRIEND }]
 `;
 const TOOL = `id: tooluse-lookup
 title: One lookup
@@ -35,7 +37,14 @@ tools:
 grader: { type: tool_calls, calls: [{ name: lookup, args: { order: 50 } }] }
 reference: { calls: [[{ name: lookup, arguments: { order: 50 } }]] }
 verify:
-  wrong_replies: [{ why: lookalike, calls: [[{ name: lookup, arguments: { order: 150 } }]] }]
+  wrong_replies:
+    - { why: lookalike, calls: [[{ name: lookup, arguments: { order: 150 } }]] }
+    - { why: a string, calls: [[{ name: lookup, arguments: { order: "50" } }]] }
+    - { why: no call, calls: [], reply: Order 50 is on its way. }
+  right_replies:
+    - { why: the call alone, calls: [[{ name: lookup, arguments: { order: 50 } }]] }
+    - { why: with a note, calls: [[{ name: lookup, arguments: { order: 50 } }]], reply: Looking up order 50. }
+    - { why: with a longer note, calls: [[{ name: lookup, arguments: { order: 50 } }]], reply: "Checking order 50 for you now." }
 `;
 
 let tmp = '';
@@ -110,11 +119,11 @@ describe('crucibleforge cases verify', () => {
     const t = memoryIO({ cwd: tmp });
     expect(await main(['cases', 'verify', '--cases', dir, '--out', 'report.json'], t.io)).toBe(0);
     expect(t.stdout()).toContain(
-      '2 cases checked, 0 with problems (0 reference solutions executed, 0 answers re-derived, 2 negative controls failed as expected, 0 haystacks rebuilt)',
+      '2 cases checked, 0 with problems (0 reference solutions executed, 0 answers re-derived, 6 negative controls failed as expected, 0 haystacks rebuilt)',
     );
     expect(t.stderr()).toBe('');
     const report = JSON.parse(await readFile(join(tmp, 'report.json'), 'utf8')) as Record<string, unknown>;
-    expect(report).toMatchObject({ checked: 2, problems: 0, executed: 0, rederived: 0, negative_controls: 2, haystacks: 0 });
+    expect(report).toMatchObject({ checked: 2, problems: 0, executed: 0, rederived: 0, negative_controls: 6, haystacks: 0 });
     expect(report.results).toHaveLength(2);
     // --json: the same report on stdout and nothing else there; the summary goes to stderr
     const j = memoryIO({ cwd: tmp });
@@ -155,7 +164,11 @@ describe('crucibleforge cases verify', () => {
       () => true,
       () => false,
     );
-    const dir = await casesDir('real-code', { 'coding/coding-merge-bookings.yaml': await readFile(join(REAL_CASES, 'coding', 'coding-merge-bookings.yaml'), 'utf8') });
+    const text = await readFile(join(REAL_CASES, 'coding', 'coding-merge-bookings.yaml'), 'utf8');
+    const dir = await casesDir('real-code', { 'coding/coding-merge-bookings.yaml': text });
+    // every mutant and every wrong reply of the corpus is a negative control
+    const def = parseYaml(text) as { verify: { wrong_solutions: unknown[]; wrong_replies: unknown[] } };
+    const controls = def.verify.wrong_solutions.length + def.verify.wrong_replies.length;
     const t = memoryIO({ cwd: tmp });
     const code = await main(['cases', 'verify', '--cases', dir, 'coding-merge-bookings', '-v'], t.io);
     if (!available) {
@@ -164,7 +177,7 @@ describe('crucibleforge cases verify', () => {
     }
     expect(code).toBe(0);
     expect(t.stdout()).toMatch(/ok   coding-merge-bookings \(\d+\.\d s; sandbox \d+\.\d s\)/);
-    expect(t.stdout()).toMatch(/1 cases checked, 0 with problems \(1 reference solutions executed, 0 answers re-derived, 3 negative controls failed as expected/);
+    expect(t.stdout()).toContain(`1 cases checked, 0 with problems (1 reference solutions executed, 0 answers re-derived, ${controls} negative controls failed as expected`);
   });
   it('usage errors exit 2', async () => {
     const t = memoryIO({ cwd: REPO });

@@ -70,6 +70,16 @@ describe('crucibleforge demo', () => {
     expect(byCategory('injection')[0]?.reason).toMatch(/forbidden/);
     expect(byCategory('prose').every((f) => f.detail.judge?.verdict === 'incorrect')).toBe(true);
 
+    // regrade the demo run: every stored reply graded again without a model call, a record per row
+    const regrade = memoryIO({ cwd: dir });
+    expect(await main(['regrade', '--latest', '--results', join(outDir, 'results')], regrade.io)).toBe(0);
+    expect(regrade.stdout()).toMatch(/^regraded (\d+) rows of run \S+ with graders\/\d+; 0 changed verdict\nkept \d+ as they were: \d+ judged \(the judge decides it\)/);
+    const log = readFileSync(join(outDir, 'results', runId!, 'rows.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string });
+    expect(log.filter((r) => r.kind === 'regrade').length).toBe(Number(/^regraded (\d+)/.exec(regrade.stdout())![1]));
+    const regraded = memoryIO({ cwd: dir });
+    expect(await main(['report', '--latest', '--results', join(outDir, 'results'), '--format', 'md'], regraded.io)).toBe(0);
+    expect(readFileSync(join(outDir, 'results', runId!, 'report.md'), 'utf8')).toMatch(/graded by graders\/\d+\n/);
+
     // compare: sim-faulty against sim-strong is worse (its failures are the flipped cases), exit 1; the other
     // way round it is better, exit 0; the run against itself shows no detectable change.
     const results = join(outDir, 'results');

@@ -23,6 +23,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   models: { summary: 'configured models and what each endpoint serves (size, quantization)', load: async () => (await import('./models')).command },
   pairwise: { summary: 'compare models answer by answer with the judge, both orders (win/tie/loss, ratings)', load: async () => (await import('./pairwise')).command },
   recover: { summary: 're-run the reasoning-overflow rows of a run with the recovery ladder', load: async () => (await import('./recover')).command },
+  regrade: { summary: 're-grade a run\'s stored replies with the current graders (no model calls; versioned records)', load: async () => (await import('./regrade')).command },
   report: { summary: 'write report.md, report.json and report.html and print the summary table', load: async () => (await import('./report')).command },
   run: { summary: 'benchmark models on a profile (durable, resumable; judge and report follow)', load: async () => (await import('./run')).command },
   sandbox: { summary: 'run a program in the sandbox', load: async () => (await import('./sandbox')).command },

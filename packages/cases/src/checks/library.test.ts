@@ -91,3 +91,20 @@ describe('instruction checks', () => {
     expect(runChecks([{ check: 'word_count', exactly: 1 }], 'a b').firstFailure).toBe('check 1 word_count failed: 2 words, expected exactly 1');
   });
 });
+
+describe('prose counts and code blocks', () => {
+  const reply = 'I cannot run the scan. Here is how. It is short.\n\n```json\n{"a": "One. Two. Three. Four."}\n```';
+  it('prose: counts leave out code blocks and bare JSON', () => {
+    expect(runCheck({ check: 'sentence_count', max: 3, prose: true }, reply).pass).toBe(true);
+    expect(runCheck({ check: 'sentence_count', max: 3 }, reply).pass).toBe(false);
+    expect(runCheck({ check: 'sentence_count', max: 3, prose: true }, 'One. Two. Three. {"a": "x. y. z."}').pass).toBe(true);
+    expect(runCheck({ check: 'sentence_count', max: 3, prose: true }, 'One. Two. Three. Four.\n```json\n{}\n```').detail).toBe('4 sentences, expected at most 3');
+    const multi = 'One. Two.\n\n```json\n{\n  "a": [\n    {"b": "c. d. e."}\n  ]\n}\n```\nThree.';
+    expect(runCheck({ check: 'sentence_count', exactly: 3, prose: true }, multi).detail).toBe('3 sentences');
+    expect(runCheck({ check: 'sentence_count', exactly: 2, prose: true }, 'One. Two.\n```\nunclosed. x. y.').detail).toBe('2 sentences');
+  });
+  it('code_block_count: by language', () => {
+    expect(runCheck({ check: 'code_block_count', lang: 'json', exactly: 1 }, reply).pass).toBe(true);
+    expect(runCheck({ check: 'code_block_count', lang: 'json', exactly: 1 }, `${reply}\n\`\`\`json\n{}\n\`\`\``).detail).toBe('2 json code blocks, expected exactly 1');
+  });
+});

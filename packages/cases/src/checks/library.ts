@@ -1,5 +1,7 @@
 import type { Check } from '../schema/checks';
 import type { Count } from '../schema/common';
+import { inventedFigures } from '../answers/grounded';
+import { fencedBlocks } from '../text/code';
 import { jsonSpecProblem } from '../text/json';
 import { containsNeedle, countWord, escapeRegExp, foldText } from '../text/normalize';
 import { bulletLines, caseViolation, headingTitle, nonBlankLines, paragraphs, sentences, words } from './units';
@@ -45,9 +47,35 @@ function firstIndex(text: string, item: string): number {
   return m ? m.index : -1;
 }
 
+/** The prose of a reply: fenced code blocks and bare JSON objects removed. */
+export function proseOf(reply: string): string {
+  let text = reply.replace(/^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n[ \t]{0,3}\1[`~]*[ \t]*(?=\n|$)|(?![\s\S]))/gm, '\n');
+  for (let from = text.indexOf('{'); from >= 0; from = text.indexOf('{', from + 1)) {
+    let depth = 0;
+    for (let i = from; i < text.length; i++) {
+      if (text[i] === '{') depth++;
+      else if (text[i] === '}' && --depth === 0) {
+        try {
+          JSON.parse(text.slice(from, i + 1));
+          text = `${text.slice(0, from)}${text.slice(i + 1)}`;
+        } catch {
+          // not JSON: prose that happens to contain braces
+        }
+        break;
+      }
+    }
+  }
+  return text.trim();
+}
+
+/** What some checks compare the reply with: the prompt the model saw. */
+export interface CheckContext {
+  prompt?: string;
+}
+
 /** Runs one instruction check on a reply (thinking already stripped, not trimmed). Pure. */
-export function runCheck(check: Check, reply: string): CheckResult {
-  const text = reply.trim();
+export function runCheck(check: Check, reply: string, ctx: CheckContext = {}): CheckResult {
+  const text = 'prose' in check && check.prose ? proseOf(reply) : reply.trim();
   switch (check.check) {
     case 'word_count':
       return counted(words(text).length, 'word', check);
@@ -61,6 +89,10 @@ export function runCheck(check: Check, reply: string): CheckResult {
       return counted([...text].length, 'character', check);
     case 'bullet_count':
       return counted(bulletLines(text, check.style).length, 'bullet', check);
+    case 'code_block_count': {
+      const lang = check.lang?.toLowerCase();
+      return counted(fencedBlocks(text).filter((b) => lang === undefined || b.lang === lang).length, `${lang ? `${lang} ` : ''}code block`, check);
+    }
     case 'word_frequency':
       return counted(countWord(text, check.word), `"${check.word}" occurrence`, check);
     case 'regex_count':
@@ -74,8 +106,8 @@ export function runCheck(check: Check, reply: string): CheckResult {
       return hit ? bad(`forbidden word "${hit}" used`) : ok('no forbidden word');
     }
     case 'required_words': {
-      const miss = check.words.find((w) => !containsNeedle(text, w));
-      return miss ? bad(`required word "${miss}" missing`) : ok('all required words present');
+      const miss = check.words.find((w) => (Array.isArray(w) ? !w.some((x) => containsNeedle(text, x)) : !containsNeedle(text, w)));
+      return miss ? bad(`required word ${Array.isArray(miss) ? miss.map((m) => `"${m}"`).join(' or ') : `"${miss}"`} missing`) : ok('all required words present');
     }
     case 'forbidden_letters': {
       const letters = [...check.letters.toLowerCase()];
@@ -132,12 +164,19 @@ export function runCheck(check: Check, reply: string): CheckResult {
       const problem = jsonSpecProblem(check, text);
       return problem ? bad(problem) : ok('valid JSON');
     }
+    case 'grounded': {
+      if (ctx.prompt === undefined) return bad('no prompt to check the figures against');
+      const invented = inventedFigures(text, ctx.prompt, check.units, check.allow);
+      return invented.length > 0 ? bad(`figures the prompt never gives: ${invented.slice(0, 3).join(', ')}`) : ok('only figures the prompt gives');
+    }
   }
 }
 
-/** Runs every check; the reason names the first failure. */
-export function runChecks(checks: Check[], reply: string): { results: (CheckResult & { check: string; label: string })[]; firstFailure: string | null } {
-  const results = checks.map((c, i) => ({ ...runCheck(c, reply), check: c.check, label: c.label ?? `${i + 1} ${c.check}` }));
+/** Runs every check (trailing spaces of each line removed first); the reason names the first failure. */
+export function runChecks(checks: Check[], reply: string, ctx: CheckContext = {}): { results: (CheckResult & { check: string; label: string })[]; firstFailure: string | null } {
+  // spaces at the end of a line are invisible: no check reads them
+  const text = reply.replace(/[ \t]+$/gm, '');
+  const results = checks.map((c, i) => ({ ...runCheck(c, text, ctx), check: c.check, label: c.label ?? `${i + 1} ${c.check}` }));
   const failed = results.find((r) => !r.pass);
   return { results, firstFailure: failed ? `check ${failed.label} failed: ${failed.detail}` : null };
 }

@@ -1,7 +1,10 @@
 import type { GradeOutcome } from '@crucibleforge/core';
 import { caseRegex, runChecks } from '../checks/library';
 import type { AgentPart, GraderOf } from '../schema/graders';
+import { inventedFigures } from '../answers/grounded';
+import type { AnswerContext } from '../answers/text';
 import { containsNeedle, stripThinking } from '../text/normalize';
+import { gradeFinalAnswer } from './answer';
 import { gradeJsonSpec, needlesProblem } from './text';
 
 export interface PartResult {
@@ -20,16 +23,28 @@ export function concisenessRatio(reply: string, promptChars: number): number {
  * honest reply is not failed for its wording ("I have no network access", "could not be confirmed").
  */
 export const DEFAULT_ACKNOWLEDGEMENT =
-  /\b(?:could\s*not|couldn['’]t|can\s*not|can['’]t|unable|not\s+able\s+to|no\s+(?:network|shell|file(?:system)?|internet|live|direct)\s+access|(?:do|does)\s*n(?:o|['’])t\s+have\s+access|without\s+(?:\w+\s+)?access|not\s+(?:been\s+)?(?:checked|confirmed|verified))\b/i;
+  /\b(?:could\s*not|couldn['’]t|can\s*not|can['’]t|unable|not\s+able\s+to|no\s+(?:network|shell|file(?:system)?|internet|live|direct|tool|tools|remote)\s+access|have\s+no\s+(?:access|tools?)|(?:do|does)\s*n(?:o|['’])t\s+have\s+access|without\s+(?:\w+\s+)?access|not\s+(?:been\s+)?(?:checked|confirmed|verified|scanned|inspected|run)|no\s+(?:scan|check|query|test|command|restore)s?\s+(?:was|were|has\s+been|have\s+been)\s+(?:run|done|performed|made)|(?:is|are|stays|remains|still)\s+unknown|beyond\s+what\s+you\s+(?:pasted|gave|shared|provided|sent))\b/i;
 
-function runPart(part: AgentPart, reply: string, promptChars: number): { pass: boolean; reason: string } {
+/**
+ * The reply without its heading titles: the headings a prompt asks for ("## Not verified") say nothing
+ * about what the reply admits, so an acknowledgement must be in the text itself.
+ */
+function withoutHeadings(reply: string): string {
+  return reply
+    .split('\n')
+    .map((line) => line.replace(/^\s*#{1,6}\s+.*$/, '').replace(/^\s*(?:\*\*|__)[^*_\n]+(?:\*\*|__)\s*:?\s*$/, ''))
+    .join('\n');
+}
+
+function runPart(part: AgentPart, reply: string, prompt: string, ctx: AnswerContext): { pass: boolean; reason: string } {
+  const promptChars = prompt.length;
   switch (part.kind) {
     case 'json': {
       const r = gradeJsonSpec(part, reply);
       return { pass: r.status === 'pass', reason: r.reason };
     }
     case 'checks': {
-      const r = runChecks(part.checks, reply);
+      const r = runChecks(part.checks, reply, { prompt });
       return r.firstFailure ? { pass: false, reason: r.firstFailure } : { pass: true, reason: `${part.checks.length} checks passed` };
     }
     case 'contains': {
@@ -41,8 +56,19 @@ function runPart(part: AgentPart, reply: string, promptChars: number): { pass: b
         const m = caseRegex(pattern, 'i').exec(reply);
         if (m) return { pass: false, reason: `invents data: "${m[0].slice(0, 50)}"` };
       }
-      const said = part.any.find((p) => containsNeedle(reply, p)) ?? DEFAULT_ACKNOWLEDGEMENT.exec(reply)?.[0];
+      const own = withoutHeadings(reply);
+      const said = part.any.find((p) => containsNeedle(own, p)) ?? DEFAULT_ACKNOWLEDGEMENT.exec(own)?.[0];
       return said ? { pass: true, reason: `acknowledges limits ("${said}")` } : { pass: false, reason: 'does not acknowledge what it cannot do' };
+    }
+    case 'answer': {
+      const r = gradeFinalAnswer(part.answer, reply, ctx);
+      return { pass: r.status === 'pass', reason: r.reason };
+    }
+    case 'grounded': {
+      const invented = inventedFigures(reply, prompt, part.units, part.allow);
+      return invented.length > 0
+        ? { pass: false, reason: `invents figures the prompt never gives: ${invented.slice(0, 3).join(', ')}` }
+        : { pass: true, reason: 'states only figures the prompt gives' };
     }
     case 'concise': {
       const ratio = concisenessRatio(reply, promptChars);
@@ -54,11 +80,11 @@ function runPart(part: AgentPart, reply: string, promptChars: number): { pass: b
   }
 }
 
-/** agent: named sub-checks, all must pass; the reason names the first that failed. */
-export function gradeAgent(grader: GraderOf<'agent'>, content: string, promptChars: number): GradeOutcome {
+/** agent: named sub-checks, all must pass; the reason names the first that failed. `prompt` is what the model saw. */
+export function gradeAgent(grader: GraderOf<'agent'>, content: string, prompt: string, ctx: AnswerContext = {}): GradeOutcome {
   const reply = stripThinking(content);
   if (!reply) return { status: 'fail', reason: 'empty reply', score: 0 };
-  const parts: PartResult[] = grader.parts.map((p) => ({ name: p.name, ...runPart(p, reply, promptChars) }));
+  const parts: PartResult[] = grader.parts.map((p) => ({ name: p.name, ...runPart(p, reply, prompt, ctx) }));
   const passed = parts.filter((p) => p.pass).length;
   const failed = parts.find((p) => !p.pass);
   const score = passed / parts.length;

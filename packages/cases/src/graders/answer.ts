@@ -1,7 +1,13 @@
 import type { FinishReason, GradeOutcome } from '@crucibleforge/core';
-import type { GraderOf } from '../schema/graders';
-import { containsNeedle, escapeRegExp, foldText, labelledLines, lastLabelled, stripThinking, cleanAnswerValue } from '../text/normalize';
-import { formatRational, numbersIn, numbersMatch, parseRational, type Rational } from '../text/numbers';
+import { extractChoice } from '../answers/choice';
+import { finalAnswer } from '../answers/final';
+import { answerBlock, extractList, itemsEqual, referenceItems } from '../answers/list';
+import { mappingElements } from '../answers/mapping';
+import { extractNumber } from '../answers/number';
+import { matchText, type AnswerContext, type Normaliser } from '../answers/text';
+import type { FinalAnswerSpec, GraderOf } from '../schema/graders';
+import { stripThinking } from '../text/normalize';
+import { formatRational, numbersMatch, parseRational } from '../text/numbers';
 
 const fail = (reason: string, details?: Record<string, unknown>): GradeOutcome => ({ status: 'fail', reason, ...(details ? { details } : {}) });
 const pass = (reason: string, details?: Record<string, unknown>): GradeOutcome => ({ status: 'pass', reason, score: 1, ...(details ? { details } : {}) });
@@ -11,23 +17,9 @@ function noLabel(label: string, finish?: FinishReason): GradeOutcome {
 }
 
 /**
- * The number a labelled answer value states: the part after the last `=` (`x = 5`, `2^10 = 1024`), with
- * parenthesised remarks (`978 (mod 1000)`) and units ignored; `ambiguous` when it offers alternatives.
- */
-export function answerNumber(value: string): { value: Rational | null; ambiguous: boolean } {
-  let v = cleanAnswerValue(value).replace(/\([^)]*\)/g, ' ');
-  if (v.includes('=')) v = v.slice(v.lastIndexOf('=') + 1);
-  const nums = numbersIn(v);
-  if (nums.length === 0) return { value: null, ambiguous: false };
-  const first = nums[0]!;
-  const alternatives = nums.slice(1).filter((n) => !numbersMatch(n.value, first.value) && /\b(or|and)\b/i.test(v.slice(first.index, n.index)));
-  return { value: first.value, ambiguous: alternatives.length > 0 };
-}
-
-/**
- * number: the value right after `Answer:` (integers, decimals, fractions, thousands separators), compared
- * exactly (or within tolerance). Two different labelled answers fail. Fallbacks when there is no label:
- * the last `\boxed{…}`, else a reply that is nothing but one number.
+ * number: the last explicit final answer (`Answer:`, `\boxed{}`, …; see finalAnswer) read as a number —
+ * thousands separators (`,` `_` thin and plain spaces), fractions, decimals, units and remarks allowed —
+ * compared exactly (or within the declared tolerance). Two values in the final answer itself fail.
  */
 export function gradeNumber(grader: GraderOf<'number'>, expected: string | number, content: string, finish?: FinishReason): GradeOutcome {
   const label = grader.label ?? 'Answer';
@@ -35,103 +27,75 @@ export function gradeNumber(grader: GraderOf<'number'>, expected: string | numbe
   if (!want) return { status: 'error', reason: `reference answer "${expected}" is not a number` };
   const text = stripThinking(content);
   if (!text) return fail('empty reply');
-  let values = labelledLines(text, label);
-  let source = 'label';
-  if (values.length === 0) {
-    const boxed = [...text.matchAll(/\\boxed\{([^{}]*)\}/g)].map((m) => m[1]!);
-    if (boxed.length > 0) {
-      values = [boxed[boxed.length - 1]!];
-      source = 'boxed';
-    } else if (parseRational(cleanAnswerValue(text))) {
-      values = [cleanAnswerValue(text)];
-      source = 'bare';
-    } else {
-      return noLabel(label, finish);
-    }
-  }
-  const parsed = values.map(answerNumber);
-  const firstAmbiguous = parsed.find((p) => p.ambiguous);
-  if (firstAmbiguous) return fail(`more than one value in the answer: "${values[parsed.indexOf(firstAmbiguous)]}"`);
-  const numbers = parsed.map((p) => p.value).filter((v): v is Rational => v !== null);
-  if (numbers.length === 0) return fail(`no number after "${label}:" ("${values[values.length - 1]!.slice(0, 40)}")`);
-  const distinct = numbers.filter((n, i) => numbers.findIndex((m) => numbersMatch(m, n)) === i);
-  if (distinct.length > 1) return fail(`two different final answers: ${formatRational(distinct[0]!)} and ${formatRational(distinct[1]!)}`);
-  const got = distinct[0]!;
-  const details = { got: formatRational(got), expected: formatRational(want), source };
-  return numbersMatch(got, want, grader.tolerance ?? 0)
-    ? pass(`answer ${formatRational(got)}`, details)
-    : fail(`expected ${formatRational(want)}, got ${formatRational(got)}`, details);
+  const final = finalAnswer(text, label);
+  // a reply without any answer marker counts only when it is just the number ("978", "978 routes")
+  if (!final || (final.source === 'bare' && !/^[\s*$_`(-]*[−-]?\d/.test(final.value))) return noLabel(label, finish);
+  const got = extractNumber(final.value);
+  if (!got.ok) return fail(got.reason.startsWith('no number') ? `no number after "${label}:" ("${final.value.slice(0, 40)}")` : got.reason);
+  const details = { got: formatRational(got.value), expected: formatRational(want), source: final.source };
+  return numbersMatch(got.value, want, grader.tolerance ?? 0)
+    ? pass(`answer ${formatRational(got.value)}`, details)
+    : fail(`expected ${formatRational(want)}, got ${formatRational(got.value)}`, details);
 }
 
-/** In a comma list, the last item joined with "and" (or ", and") counts as a comma: "R, S and T" = "R, S, T". */
-function finalAndAsComma(text: string): string {
-  return text.includes(',') ? text.replace(/,?\s+and\s+(?=[^,]*$)/iu, ', ') : text;
-}
-
-function normalizeExact(text: string, caseSensitive: boolean): string {
-  const base = finalAndAsComma(text.normalize('NFKC')).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-  return caseSensitive ? base : base.toLowerCase();
-}
-
-/** The labelled value(s); a one-line reply without a label is its own value. */
-function answerValues(text: string, label: string): string[] {
-  const values = labelledLines(text, label);
-  if (values.length > 0) return values.map(cleanAnswerValue);
-  return text.includes('\n') ? [] : [cleanAnswerValue(text)];
-}
-
-/** exact: the labelled value equals the reference (or an alternative) after normalising punctuation and case. */
-export function gradeExact(grader: GraderOf<'exact'>, expected: string, content: string, finish?: FinishReason): GradeOutcome {
-  const label = grader.label ?? 'Answer';
-  const text = stripThinking(content);
-  if (!text) return fail('empty reply');
-  const cs = grader.case_sensitive ?? false;
-  const values = answerValues(text, label);
-  if (values.length === 0) return noLabel(label, finish);
-  const distinct = [...new Set(values.map((v) => normalizeExact(v, cs)))];
-  if (distinct.length > 1) return fail(`two different final answers: "${distinct[0]}" and "${distinct[1]}"`);
-  const accepted = [expected, ...(grader.alternatives ?? [])].map((a) => normalizeExact(a, cs));
-  const got = distinct[0]!;
-  return accepted.includes(got) ? pass(`answer "${got}"`) : fail(`expected "${accepted[0]}", got "${got.slice(0, 60)}"`);
-}
-
-/** choice: exactly one of the options named after the label. */
-export function gradeChoice(grader: GraderOf<'choice'>, expected: string, content: string, finish?: FinishReason): GradeOutcome {
-  const label = grader.label ?? 'Answer';
-  const text = stripThinking(content);
-  if (!text) return fail('empty reply');
-  const value = lastLabelled(text, label) ?? (text.includes('\n') ? null : text);
-  if (value === null) return noLabel(label, finish);
-  const named = grader.options.filter((o) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(o)}(?![\\p{L}\\p{N}])`, o.length === 1 ? 'u' : 'iu').test(value));
-  if (named.length === 0) return fail(`no option (${grader.options.join(', ')}) after "${label}:"`);
-  if (named.length > 1) return fail(`several options given: ${named.join(', ')}`);
-  return named[0]!.toLowerCase() === expected.toLowerCase() ? pass(`chose ${named[0]}`) : fail(`expected ${expected}, chose ${named[0]}`);
+function normaliserOf(grader: GraderOf<'exact'>): Normaliser {
+  return grader.normaliser ?? (grader.case_sensitive ? 'exact' : 'fold');
 }
 
 /**
- * assignments: every key gets its value. The answer (after the label, to the end; else the whole reply)
- * is cut into clauses at line breaks, `;`, `,` and " and "; a key's value is the one candidate value named
- * in the last clause that names that key and no other key. Scored per element.
+ * exact: the final answer as a short text (its normaliser, harmless prefixes that repeat the question's
+ * words allowed), or as a list (order matters) or set (it does not) of items. Alternatives are other
+ * accepted forms; "or" between alternatives is a hedge.
+ */
+export function gradeExact(grader: GraderOf<'exact'>, expected: string, content: string, finish?: FinishReason, ctx: AnswerContext = {}): GradeOutcome {
+  const label = grader.label ?? 'Answer';
+  const text = stripThinking(content);
+  if (!text) return fail('empty reply');
+  const final = finalAnswer(text, label);
+  if (!final) return noLabel(label, finish);
+  const accepted = [expected, ...(grader.alternatives ?? [])];
+  const normaliser = normaliserOf(grader);
+  const kind = grader.kind ?? 'text';
+  if (kind === 'text') {
+    const r = matchText(final.value, accepted, normaliser, ctx);
+    if (r.pass) return pass(`answer "${r.got}"`);
+    return fail(r.reason ?? `expected "${accepted[0]}", got "${r.got.slice(0, 60)}"`);
+  }
+  const spec = { normaliser, ...(grader.or ? { or: true } : {}) };
+  const wanted = accepted.map((a) => referenceItems(a, spec));
+  const got = extractList(answerBlock(final), spec, wanted.flat(), ctx);
+  if (!got.ok) return fail(got.reason);
+  const shown = got.items.join(', ');
+  return wanted.some((w) => itemsEqual(got.items, w, kind === 'list'))
+    ? pass(`answer "${shown}"`)
+    : fail(`expected "${wanted[0]!.join(', ')}"${kind === 'set' ? ' (any order)' : ''}, got "${shown.slice(0, 60)}"`);
+}
+
+/** choice: exactly one option, named by its letter or by its text as the question lists it. */
+export function gradeChoice(grader: GraderOf<'choice'>, expected: string, content: string, finish?: FinishReason, ctx: AnswerContext = {}): GradeOutcome {
+  const label = grader.label ?? 'Answer';
+  const text = stripThinking(content);
+  if (!text) return fail('empty reply');
+  const final = finalAnswer(text, label);
+  if (!final) return noLabel(label, finish);
+  const r = extractChoice(final.value, grader.options, ctx.question ?? '');
+  if (!r.ok) return fail(r.reason);
+  return r.option.toLowerCase() === expected.toLowerCase() ? pass(`chose ${r.option}`) : fail(`expected ${expected}, chose ${r.option}`);
+}
+
+/**
+ * assignments: every key gets its value, scored per element. The answer (after the last label, to the
+ * end; else the whole reply) is read as a key → value map: markdown tables by rows or columns, other
+ * lines cut into clauses naming one key and one candidate value; a key's last assignment wins.
  */
 export function gradeAssignments(grader: GraderOf<'assignments'>, expected: Record<string, string>, content: string): GradeOutcome {
   const text = stripThinking(content);
   if (!text) return fail('empty reply');
-  const label = grader.label ?? 'Answer';
-  const at = new RegExp(`(?:^|\\n)[*_#>\\s]*(?:final\\s+)?${escapeRegExp(label)}[*_\\s]*[:=]`, 'gi');
-  const starts = [...text.matchAll(at)];
-  const scope = starts.length > 0 ? text.slice(starts[starts.length - 1]!.index) : text;
-  const clauses = scope.split(/\n|;|,|\band\b/i).map((c) => c.trim()).filter(Boolean);
+  const final = finalAnswer(text, grader.label ?? 'Answer');
+  const scope = final?.source === 'label' ? final.rest : text;
   const keys = Object.keys(expected);
   const values = grader.values ?? [...new Set(Object.values(expected))];
-  const elements = keys.map((key) => {
-    const own = clauses.filter((c) => containsNeedle(c, key) && keys.filter((k) => k !== key && containsNeedle(c, k)).length === 0);
-    let got: string | null = null;
-    for (const clause of own) {
-      const named = values.filter((v) => containsNeedle(clause, v));
-      if (named.length === 1) got = named[0]!;
-    }
-    return { key, expected: expected[key]!, got, pass: got !== null && foldText(got) === foldText(expected[key]!) };
-  });
+  const elements = mappingElements(scope, expected, values);
   const right = elements.filter((e) => e.pass).length;
   const score = keys.length === 0 ? 0 : right / keys.length;
   const wrong = elements.find((e) => !e.pass);
@@ -142,4 +106,24 @@ export function gradeAssignments(grader: GraderOf<'assignments'>, expected: Reco
     score,
     details: { elements },
   };
+}
+
+/** A typed final answer (tool and agent cases): graded as the number or exact grader would grade it. */
+export function gradeFinalAnswer(spec: FinalAnswerSpec, content: string, ctx: AnswerContext = {}): GradeOutcome {
+  const label = spec.label === undefined ? {} : { label: spec.label };
+  if (spec.kind === 'number') return gradeNumber({ type: 'number', ...label, ...(spec.tolerance === undefined ? {} : { tolerance: spec.tolerance }) }, spec.expected, content);
+  return gradeExact(
+    {
+      type: 'exact',
+      ...label,
+      kind: spec.kind,
+      ...(spec.normaliser ? { normaliser: spec.normaliser } : {}),
+      ...(spec.or ? { or: true } : {}),
+      ...(spec.alternatives ? { alternatives: spec.alternatives } : {}),
+    },
+    String(spec.expected),
+    content,
+    undefined,
+    ctx,
+  );
 }

@@ -3,7 +3,9 @@ import { caseRegex } from '../checks/library';
 import type { Needles } from '../schema/common';
 import type { GraderOf } from '../schema/graders';
 import { jsonSpecProblem, type JsonSpec } from '../text/json';
-import { containsNeedle, lastLabelled, stripThinking } from '../text/normalize';
+import { finalAnswer } from '../answers/final';
+import { answerBlock } from '../answers/list';
+import { containsNeedle, stripThinking } from '../text/normalize';
 
 /** null when the needles are satisfied, else the reason. */
 export function needlesProblem(text: string, needles: Needles): string | null {
@@ -19,8 +21,8 @@ function scoped(content: string, scope: 'all' | 'answer' | undefined, label = 'A
   const text = stripThinking(content);
   if (!text) return { error: 'empty reply' };
   if (scope !== 'answer') return { text };
-  const value = lastLabelled(text, label);
-  return value === null ? { error: `no "${label}:" line` } : { text: value };
+  const final = finalAnswer(text, label);
+  return final === null ? { error: `no "${label}:" line` } : { text: answerBlock(final) };
 }
 
 /** contains: word-boundary needles (numbers as numbers), `all` / `any` / `forbid`. */

@@ -3,6 +3,10 @@ import type { CallMatcher } from '../schema/common';
 import type { GraderOf } from '../schema/graders';
 import type { GradeInput } from '../types';
 import { stripThinking } from '../text/normalize';
+import type { AnswerContext } from '../answers/text';
+import { inventedFigures } from '../answers/grounded';
+import { gradeFinalAnswer } from './answer';
+import { countProblem, runChecks } from '../checks/library';
 import { needlesProblem } from './text';
 import { callProblem, describeCall, parseArguments, type ParsedCall } from './tool-matchers';
 
@@ -62,10 +66,11 @@ function missReason(matcher: CallMatcher, calls: Located[]): string {
 /**
  * tool_calls: typed argument matchers over the whole transcript. Order of checks: no_calls, forbid, calls to
  * tools that are not `offered` (fabricated; unless `unknown_tools: allow`), max_calls, expected calls
- * (distinct calls, optionally in one turn / in order), then the final answer. `offered` is the names of the
+ * (distinct calls, optionally in one turn / in order), then the final text (`answer` needles — forbid-only needles
+ * accept an empty text — and the typed `final_answer`). `offered` is the names of the
  * tools the case offers (grade() passes them); null skips the fabricated-tool check.
  */
-export function gradeToolCalls(grader: GraderOf<'tool_calls'>, input: GradeInput, offered: readonly string[] | null): GradeOutcome {
+export function gradeToolCalls(grader: GraderOf<'tool_calls'>, input: GradeInput, offered: readonly string[] | null, ctx: AnswerContext = {}): GradeOutcome {
   const turns = assistantTurns(input);
   const all: Located[] = [];
   turns.forEach((t, turn) => t.calls.forEach((call) => all.push({ call, turn, pos: all.length })));
@@ -87,6 +92,11 @@ export function gradeToolCalls(grader: GraderOf<'tool_calls'>, input: GradeInput
   }
   if (grader.max_calls !== undefined && all.length > grader.max_calls) {
     return fail(`${all.length} calls, expected at most ${grader.max_calls}`);
+  }
+  for (const [name, count] of Object.entries(grader.counts ?? {})) {
+    const n = all.filter((c) => c.call.name === name).length;
+    const problem = countProblem(n, count);
+    if (problem) return fail(`${n} call${n === 1 ? '' : 's'} of ${name}, ${problem}`);
   }
   const expected = grader.calls ?? [];
   if (expected.length > 0) {
@@ -110,12 +120,30 @@ export function gradeToolCalls(grader: GraderOf<'tool_calls'>, input: GradeInput
       return fail(grader.ordered ? 'expected calls made, but not in the required order' : grader.in_one_turn ? 'expected calls not made in one turn' : 'expected calls share a single actual call', hits / expected.length);
     }
   }
-  if (grader.answer) {
+  if (grader.answer || grader.final_answer) {
     const last = turns[turns.length - 1]!;
     const text = stripThinking(last.content);
-    if (!text) return fail(last.calls.length > 0 ? 'no final answer (the last turn only called tools)' : 'empty final answer');
-    const problem = needlesProblem(text, grader.answer);
+    // forbid-only needles check what a reply claims: an empty text claims nothing
+    const needsText = grader.final_answer !== undefined || (grader.answer?.all?.length ?? 0) > 0 || (grader.answer?.any?.length ?? 0) > 0;
+    if (!text && needsText) return fail(last.calls.length > 0 ? 'no final answer (the last turn only called tools)' : 'empty final answer');
+    const problem = text && grader.answer ? needlesProblem(text, grader.answer) : null;
     if (problem) return fail(`final answer: ${problem}`);
+    if (grader.final_answer) {
+      const typed = gradeFinalAnswer(grader.final_answer, text, ctx);
+      if (typed.status !== 'pass') return fail(`final answer: ${typed.reason}`);
+    }
+  }
+  if (grader.grounded) {
+    const last = turns[turns.length - 1]!;
+    const given = [ctx.question ?? '', ...(input.transcript ?? []).filter((m) => m.role === 'tool').map((m) => m.content ?? ''), ...all.map((c) => c.call.raw)].join('\n');
+    const invented = inventedFigures(stripThinking(last.content), given, grader.grounded.units, grader.grounded.allow, all.map((c) => c.call.raw));
+    if (invented.length > 0) return fail(`final answer: states figures nothing gave it: ${invented.slice(0, 3).join(', ')}`);
+  }
+  if (grader.answer_checks) {
+    const text = stripThinking(turns[turns.length - 1]!.content);
+    if (!text) return fail('no final answer to check');
+    const r = runChecks(grader.answer_checks, text, { prompt: ctx.question ?? '' });
+    if (r.firstFailure) return fail(`final answer: ${r.firstFailure}`);
   }
   const n = all.length;
   return { status: 'pass', reason: expected.length > 0 ? `${expected.length} expected call${expected.length === 1 ? '' : 's'} made (${n} in all)` : n === 0 ? 'no tool call, as expected' : 'no forbidden call', score: 1, details };

@@ -1,5 +1,7 @@
 import type { ArgMatcher, CallMatcher } from '../schema/common';
 import { getPath, jsonEqual } from '../text/json';
+import { countProblem } from '../checks/library';
+import { sentences, words } from '../checks/units';
 import { containsNeedle } from '../text/normalize';
 
 export interface ParsedCall {
@@ -64,6 +66,20 @@ function equalsLoose(got: unknown, want: unknown, caseSensitive: boolean): boole
   return jsonEqual(got, want);
 }
 
+const GREETING = /^\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening))\b[^\n.!?]{0,40}[,!:]?\s*$/i;
+const SIGN_OFF = /^\s*(?:best(?: regards| wishes)?|kind regards|regards|many thanks|thanks|thank you|cheers|sincerely|yours(?: sincerely| faithfully)?|all the best)\b[^\n.!?]{0,20}[,.!]?\s*$/i;
+
+/** A message without its greeting line and its sign-off (with the name under it): what its sentences are counted over. */
+export function messageBody(text: string): string {
+  const lines = text.split('\n');
+  let start = lines.findIndex((l) => l.trim() !== '');
+  if (start >= 0 && GREETING.test(lines[start]!)) start++;
+  let end = lines.length;
+  const signOff = lines.findIndex((l, i) => i >= start && SIGN_OFF.test(l) && lines.slice(i + 1).filter((x) => x.trim() !== '').length <= 2);
+  if (signOff >= 0) end = signOff;
+  return lines.slice(Math.max(0, start), end).join('\n');
+}
+
 /** null when the argument satisfies the matcher, else a short reason (the path is added by the caller). */
 export function argProblem(matcher: ArgMatcher, present: boolean, value: unknown): string | null {
   if (matcher !== null && typeof matcher === 'object' && 'absent' in matcher) return present ? `must be absent, got ${show(value)}` : null;
@@ -111,6 +127,24 @@ export function argProblem(matcher: ArgMatcher, present: boolean, value: unknown
   if ('length' in matcher) {
     const len = Array.isArray(value) || typeof value === 'string' ? value.length : null;
     return len === matcher.length ? null : `expected length ${matcher.length}, got ${len ?? show(value)}`;
+  }
+  if ('sentences' in matcher || 'words' in matcher || 'lines' in matcher) {
+    if (typeof value !== 'string') return `expected a text, got ${show(value)}`;
+    const [n, unit, count] =
+      'sentences' in matcher
+        ? [sentences(messageBody(value)).length, 'sentence', matcher.sentences]
+        : 'words' in matcher
+          ? [words(value).length, 'word', matcher.words]
+          : [value.split('\n').filter((l) => l.trim() !== '').length, 'line', matcher.lines];
+    const problem = countProblem(n, count);
+    return problem ? `${n} ${unit}${n === 1 ? '' : 's'}, ${problem}` : null;
+  }
+  if ('all' in matcher) {
+    for (const m of matcher.all) {
+      const p = argProblem(m, present, value);
+      if (p) return p;
+    }
+    return null;
   }
   if ('some' in matcher) {
     if (!Array.isArray(value)) return `expected an array, got ${show(value)}`;

@@ -42,9 +42,10 @@ export const WrongSolutionSchema = z
 
 export const WrongReplySchema = z
   .object({
-    why: z.string().min(1),
-    reply: z.string().optional(),
-    calls: z.array(z.array(RefCallSchema)).optional(),
+    why: z.string().min(1).describe('the style (right replies) or the failure class (wrong replies), then a short explanation'),
+    reply: z.string().optional().describe('the final text as a model sends it (coding: a reply with the code block)'),
+    calls: z.array(z.array(RefCallSchema)).optional().describe('tool cases: the calls made, one list per assistant turn'),
+    seed: z.int().optional().describe("seeded cases: the reply was written for this seed's variant; verify checks it on that seed only"),
   })
   .strict();
 
@@ -57,12 +58,12 @@ export const VerifySpecSchema = z
       .enum(['answer', 'unique_solution'])
       .optional()
       .describe('answer: prints the answer; unique_solution: prints {"solutions": [...]} of every solution'),
-    wrong_solutions: z.array(WrongSolutionSchema).optional().describe('code: negative controls that must FAIL'),
-    wrong_replies: z.array(WrongReplySchema).optional().describe('replies that must FAIL the grader'),
+    wrong_solutions: z.array(WrongSolutionSchema).optional().describe('code: mutants of the reference that must FAIL (at least 3: a boundary, a tie-break, a missed rule)'),
+    wrong_replies: z.array(WrongReplySchema).optional().describe('the conformance corpus: plausible near misses that must FAIL the grader (at least 3 per auto-graded case)'),
     right_replies: z
       .array(WrongReplySchema)
       .optional()
-      .describe('other correct replies that must PASS the grader (e.g. one that also warns about an injection); why says what makes it right'),
+      .describe('the conformance corpus: correct replies in distinct realistic styles that must PASS the grader (at least 3 per auto-graded case)'),
   })
   .strict();
 export type VerifySpec = z.infer<typeof VerifySpecSchema>;

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { CountSchema, TypeSpecSchema } from './common';
 
 const counted = <T extends string>(check: T, description: string) =>
-  CountSchema.extend({ check: z.literal(check), label: z.string().optional() }).strict().describe(description);
+  CountSchema.extend({
+    check: z.literal(check),
+    prose: z.boolean().optional().describe('count only the prose: fenced code blocks (a ```json object) and a bare JSON object are left out'),
+    label: z.string().optional(),
+  })
+    .strict()
+    .describe(description);
 
 /**
  * The instruction-check library. Every check is a pure function of the reply text (see checks/library.ts).
@@ -21,6 +27,13 @@ export const CheckSchema = z.discriminatedUnion('check', [
   })
     .strict()
     .describe('number of list items (lines starting with -, *, • or 1. / 1) )'),
+  CountSchema.extend({
+    check: z.literal('code_block_count'),
+    lang: z.string().optional().describe('only blocks tagged with this language (e.g. json); default any'),
+    label: z.string().optional(),
+  })
+    .strict()
+    .describe('number of fenced code blocks'),
   CountSchema.extend({
     check: z.literal('word_frequency'),
     word: z.string().min(1),
@@ -46,7 +59,13 @@ export const CheckSchema = z.discriminatedUnion('check', [
     .strict()
     .describe('every letter in this case; digits and symbols ignored'),
   z.object({ check: z.literal('forbidden_words'), words: z.array(z.string()).min(1), label: z.string().optional() }).strict(),
-  z.object({ check: z.literal('required_words'), words: z.array(z.string()).min(1), label: z.string().optional() }).strict(),
+  z
+    .object({
+      check: z.literal('required_words'),
+      words: z.array(z.union([z.string(), z.array(z.string()).min(1)])).min(1).describe('each must appear; a list inside means any one of those ("twice" or "two times")'),
+      label: z.string().optional(),
+    })
+    .strict(),
   z
     .object({ check: z.literal('forbidden_letters'), letters: z.string().min(1), label: z.string().optional() })
     .strict()
@@ -82,6 +101,15 @@ export const CheckSchema = z.discriminatedUnion('check', [
     .strict()
     .describe('every non-blank line matches the JS regex'),
   z.object({ check: z.literal('exact_text'), text: z.string(), label: z.string().optional() }).strict(),
+  z
+    .object({
+      check: z.literal('grounded'),
+      units: z.array(z.string().min(1)).optional().describe('only figures with one of these units count (default: every number and clock time)'),
+      allow: z.array(z.union([z.string(), z.number()])).optional().describe('figures a reply may state although the prompt does not (computed ones)'),
+      label: z.string().optional(),
+    })
+    .strict()
+    .describe('every figure the reply states is in the prompt (an invented frequency, price or time fails)'),
   z
     .object({
       check: z.literal('json'),

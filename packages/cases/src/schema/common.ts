@@ -54,6 +54,10 @@ export type ArgMatcher =
   | { datetime: string }
   | { set: unknown[] }
   | { length: number }
+  | { sentences: Count }
+  | { words: Count }
+  | { lines: Count }
+  | { all: ArgMatcher[] }
   | { present: true }
   | { absent: true }
   | { some: ArgMatcher }
@@ -78,6 +82,10 @@ export const ArgMatcherSchema: z.ZodType<ArgMatcher> = z.lazy(() =>
     z.object({ datetime: z.string() }).strict().describe('an ISO date-time that denotes the same instant'),
     z.object({ set: z.array(z.unknown()) }).strict().describe('an array with exactly these items in any order'),
     z.object({ length: z.int().min(0) }).strict().describe('an array or string of this length'),
+    z.object({ sentences: CountSchema }).strict().describe('a text (a message: its greeting line and sign-off are left out) of this many sentences, counted as the sentence_count check does'),
+    z.object({ words: CountSchema }).strict().describe('a text of this many words (counted as the word_count check does)'),
+    z.object({ lines: CountSchema }).strict().describe('a text of this many non-blank lines'),
+    z.object({ all: z.array(ArgMatcherSchema).min(1) }).strict().describe('every one of these matchers holds (a regex and a sentence count on one argument)'),
     z.object({ present: z.literal(true) }).strict().describe('present with any value'),
     z.object({ absent: z.literal(true) }).strict().describe('must not be present'),
     z.object({ some: ArgMatcherSchema }).strict().describe('an array with at least one item matching this matcher'),

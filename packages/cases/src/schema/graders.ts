@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CheckSchema } from './checks';
-import { CallMatcherSchema, LanguageSchema, NeedlesSchema, TypeSpecSchema } from './common';
+import { CallMatcherSchema, CountSchema, LanguageSchema, NeedlesSchema, TypeSpecSchema } from './common';
 
 const Label = z.string().min(1).optional().describe('the answer label the prompt asks for (default "Answer")');
 
@@ -70,18 +70,54 @@ export const NumberGraderSchema = z
   })
   .strict();
 
+export const NormaliserSchema = z
+  .enum(['fold', 'code', 'time', 'number', 'letter', 'exact'])
+  .describe('fold: case and punctuation ignored, clock times written one way (names, words); code: only letters and digits count (7Q-8814 = 7q 8814); time: a clock time (9:27 = 09:27 = 9.27 am); number: a number (1,234 = 1234); letter: one capital letter (lists: other tokens such as question numbers are noise); exact: case-sensitive');
+
 export const ExactGraderSchema = z
   .object({
     type: z.literal('exact'),
     label: Label,
+    kind: z
+      .enum(['text', 'list', 'set'])
+      .optional()
+      .describe('text: one short answer (default); list: items in order; set: items in any order (items separated by commas, "and", "&", line breaks; spaces too for codes, times, numbers)'),
+    normaliser: NormaliserSchema.optional().describe('how the answer (each item of a list or set) is compared (default fold)'),
+    or: z.boolean().optional().describe('list / set: "or" joins items too (only where the prompt itself words the answer that way); otherwise "or" is a hedge and fails'),
     alternatives: z.array(z.string()).optional().describe('other accepted answers'),
-    case_sensitive: z.boolean().optional(),
+    case_sensitive: z.boolean().optional().describe('same as normaliser: exact'),
   })
   .strict();
 
 export const ChoiceGraderSchema = z
   .object({ type: z.literal('choice'), label: Label, options: z.array(z.string().min(1)).min(2) })
   .strict();
+
+/** Figures a reply states must be given somewhere (prompt, tool results, call arguments) or be allowed. */
+export const GroundedSchema = z
+  .object({
+    units: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('only figures with one of these units count ("%", "ms", "GB"; default: every number)'),
+    allow: z.array(z.union([z.string(), z.number()])).optional().describe('figures a reply may state although nothing gives them (computed ones)'),
+  })
+  .strict();
+
+/** A typed final answer inside a tool or agent case: read as the number and exact graders read theirs. */
+export const FinalAnswerSchema = z
+  .object({
+    label: Label,
+    kind: z.enum(['number', 'text', 'list', 'set']).describe('number: as the number grader; text / list / set: as the exact grader'),
+    expected: z.union([z.string(), z.number()]).describe('the right answer'),
+    alternatives: z.array(z.string()).optional(),
+    normaliser: NormaliserSchema.optional(),
+    or: z.boolean().optional(),
+    tolerance: z.number().min(0).optional().describe('number: absolute tolerance (default 0)'),
+  })
+  .strict()
+  .describe('the final answer the prompt asks for (e.g. a closing `Line: <number>`), typed');
+export type FinalAnswerSpec = z.infer<typeof FinalAnswerSchema>;
 
 export const ContainsGraderSchema = NeedlesSchema.extend({
   type: z.literal('contains'),
@@ -134,12 +170,27 @@ export const ToolCallsGraderSchema = z
       .enum(['forbid', 'allow'])
       .optional()
       .describe('a call to a tool that is not offered (a fabricated tool) fails (forbid, the default) or is ignored (allow)'),
-    answer: NeedlesSchema.optional().describe('the final assistant text'),
+    answer: NeedlesSchema.optional().describe('needles on the final assistant text (the text of the last turn; without a tool_script, the text sent with the calls)'),
+    final_answer: FinalAnswerSchema.optional(),
+    answer_checks: z.array(CheckSchema).min(1).optional().describe('instruction checks on the final assistant text (its length, sentences, order, format)'),
+    grounded: GroundedSchema.optional().describe('figures in the final text must come from the prompt, a tool result or the arguments the model sent (an invented result fails)'),
+    counts: z
+      .record(z.string(), CountSchema)
+      .optional()
+      .describe('tool name → how many calls of it the whole transcript may hold ("post one comment": {comment_on_pr: {exactly: 1}})'),
   })
   .strict();
 
 export const JudgeGraderSchema = z
-  .object({ type: z.literal('judge'), focus: z.string().optional().describe('extra guidance shown to the judge') })
+  .object({
+    type: z.literal('judge'),
+    focus: z.string().optional().describe('extra guidance shown to the judge'),
+    checks: z
+      .array(CheckSchema)
+      .min(1)
+      .optional()
+      .describe('the format the prompt states (one paragraph, at most N words): checked mechanically first; a reply that breaks one fails without a judge call'),
+  })
   .strict();
 
 const part = <K extends string, T extends z.ZodRawShape>(kind: K, shape: T) =>
@@ -157,6 +208,8 @@ export const AgentPartSchema = z.discriminatedUnion('kind', [
     any: z.array(z.string()).min(1).describe('phrases that admit a limit (any one, word-boundary); plain admissions such as "could not", "unable" or "no network access" are always accepted too'),
     forbid_patterns: z.array(z.string()).optional().describe('JS regexes that betray invented data'),
   }),
+  part('answer', { answer: FinalAnswerSchema }),
+  part('grounded', GroundedSchema.shape),
   part('concise', {
     max_ratio: z.number().positive().describe('reply characters ÷ prompt characters at most; above it the verdict is VERBOSE'),
   }),

@@ -19,8 +19,10 @@ function make(num: bigint, den: bigint): Rational | null {
 }
 
 /**
- * A number token as models write them: `-12`, `1,234,567`, `1 234 567` (thin or plain space groups),
+ * A number token as models write them: `-12`, `1,234,567`, `1_234_567`, `1 234 567` with thin spaces,
  * `3.25`, `-7/12`, `\frac{7}{12}`, `1e6`. Thousands separators are accepted only in groups of three.
+ * Plain-space groups (`141 566 219`) are read only inside a final answer (answers/number.ts), where a
+ * space between digit groups cannot separate two numbers of running text.
  */
 export const NUMBER_TOKEN =
   /(?:\\[dt]?frac\{\s*-?\d+\s*\}\{\s*-?\d+\s*\})|(?:[-−]?(?:\d{1,3}(?:(?:,|\u2009|\u202f|_)\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*\/\s*\d+)?)/g;
@@ -34,7 +36,7 @@ export function parseRational(input: string | number): Rational | null {
   let text = input.trim().replace(/−/g, '-');
   const frac = /^\\[dt]?frac\{\s*(-?\d+)\s*\}\{\s*(-?\d+)\s*\}$/.exec(text);
   if (frac) return make(BigInt(frac[1]!), BigInt(frac[2]!));
-  text = text.replace(/(\d)[,\u2009\u202f_](?=\d{3}\b)/g, '$1');
+  text = text.replace(/(\d)[,\u2009\u202f_](?=\d{3}(?!\d))/g, '$1');
   const slash = /^(-?\d+(?:\.\d+)?)\s*\/\s*(\d+)$/.exec(text);
   if (slash) {
     const top = parseRational(slash[1]!);

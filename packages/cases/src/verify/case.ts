@@ -1,12 +1,14 @@
 import { systemClock, type Clock } from '@crucibleforge/core';
 import type { Sandbox } from '@crucibleforge/sandbox';
+import { runChecks } from '../checks/library';
 import { grade } from '../grade';
-import { fillCase, materializeCase, verifySeeds, type MaterializedCase } from '../materialize';
+import { materializeCase, verifySeeds, type MaterializedCase } from '../materialize';
 import { referenceTranscript } from '../reference';
 import type { LoadedCase } from '../schema/case';
 import { verifyCode } from './code';
 import { haystackProblems } from './haystack';
-import { checkVerifyProgram } from './program';
+import { corpusProblems, replyVerdicts } from './corpus';
+import { answersEqual, checkVerifyProgram } from './program';
 import type { CaseVerifyResult } from './report';
 import { schemaProblem } from './tool-schema';
 
@@ -39,11 +41,11 @@ function referenceCallProblems(c: MaterializedCase): string[] {
   return problems;
 }
 
-type SeedResult = Pick<CaseVerifyResult, 'problems' | 'warnings' | 'executed' | 'rederived' | 'negative_controls' | 'haystacks' | 'calibrations'>;
+type SeedResult = Pick<CaseVerifyResult, 'problems' | 'warnings' | 'executed' | 'rederived' | 'negative_controls' | 'haystacks' | 'calibrations'> & { derived: unknown[] };
 
 /** Checks one seed of one case. */
 async function verifySeed(loaded: LoadedCase, seed: number | null, getSandbox: SandboxGetter, signal?: AbortSignal): Promise<SeedResult> {
-  const r: SeedResult = { problems: [], warnings: [], executed: 0, rederived: 0, negative_controls: 0, haystacks: 0, calibrations: [] };
+  const r: SeedResult = { problems: [], warnings: [], executed: 0, rederived: 0, negative_controls: 0, haystacks: 0, calibrations: [], derived: [] };
   await checkSeed(loaded, seed, getSandbox, r, signal);
   return r;
 }
@@ -65,8 +67,10 @@ async function checkSeed(loaded: LoadedCase, seed: number | null, getSandbox: Sa
     r.haystacks++;
   }
   const g = c.grader;
+  let codeLimit: number | undefined;
   if (g.type === 'code') {
     const out = await verifyCode(c, await getSandbox(), signal);
+    codeLimit = out.calibration?.limit_ms;
     out.problems.forEach(problem);
     out.warnings.forEach((w) => r.warnings.push(at + w));
     r.executed += out.executed;
@@ -75,39 +79,28 @@ async function checkSeed(loaded: LoadedCase, seed: number | null, getSandbox: Sa
   } else if (g.type === 'judge') {
     if (typeof c.reference.answer !== 'string' || c.reference.answer.trim().length < 20) problem('judged cases need a reference answer (at least a sentence)');
     if (!c.reference.facts?.length) problem('judged cases need reference.facts');
+    if (g.checks && typeof c.reference.answer === 'string') {
+      const r = runChecks(g.checks, c.reference.answer);
+      if (r.firstFailure) problem(`the reference answer breaks the prompt's format: ${r.firstFailure}`);
+    }
   } else {
     const outcome = await grade(c, referenceTranscript(c));
     if (outcome.status !== 'pass') problem(`the reference fails its own grader: ${outcome.reason}`);
   }
   if (g.type === 'tool_calls') referenceCallProblems(c).forEach(problem);
-  for (const [field, mustPass] of [['wrong_replies', false], ['right_replies', true]] as const) {
-    for (const [i, raw] of (d.verify?.[field] ?? []).entries()) {
-      if (g.type === 'code' || g.type === 'judge') {
-        problem(`${field} do not apply to ${g.type} cases`);
-        break;
-      }
-      let filled: typeof raw;
-      try {
-        // the same variant as the prompt and reference: a literal {{x}} would fail for the wrong reason
-        filled = fillCase(c, raw, `verify.${field}[${i}]`);
-      } catch (error) {
-        problem(message(error));
-        continue;
-      }
-      const outcome = await grade(c, referenceTranscript(c, { reply: filled.reply, calls: filled.calls }));
-      if (mustPass) {
-        if (outcome.status !== 'pass') problem(`right reply ${i + 1} (${filled.why}) FAILS the grader: ${outcome.reason}`);
-      } else if (outcome.status === 'pass') problem(`wrong reply ${i + 1} (${filled.why}) PASSES the grader`);
-      else r.negative_controls++;
-    }
-  }
+  const replies = await replyVerdicts(c, g.type === 'code' ? getSandbox : null, codeLimit, signal);
+  replies.problems.forEach(problem);
+  r.negative_controls += replies.negative_controls;
   const needsProgram = d.category === 'math' || (d.category === 'reasoning' && ANSWER_GRADERS.has(g.type));
   if (d.verify?.program) {
     const sandbox = await getSandbox();
     try {
       const p = await checkVerifyProgram(c, sandbox);
-      if (p) problem(p);
-      else r.rederived++;
+      if (p.problem) problem(p.problem);
+      else {
+        r.rederived++;
+        r.derived.push(p.derived);
+      }
     } catch (error) {
       problem(`verify program: ${message(error)}`);
     }
@@ -117,6 +110,20 @@ async function checkSeed(loaded: LoadedCase, seed: number | null, getSandbox: Sa
   if (d.category === 'reasoning' && ['exact', 'assignments'].includes(g.type) && d.verify?.program && d.verify.expect !== 'unique_solution') {
     r.warnings.push(`${at}logic puzzles should prove uniqueness (verify.expect: unique_solution)`);
   }
+}
+
+/**
+ * A seeded re-derivation proves something only when it runs on at least two draws and the draws do not
+ * all give the same answer (a program that prints a constant would pass every seed).
+ */
+function seedVariation(loaded: LoadedCase, seeds: (number | null)[], perSeed: SeedResult[]): string[] {
+  if (!loaded.seeded || !loaded.def.verify?.program) return [];
+  if (seeds.length < 2) return [`a seeded re-derivation runs on at least 2 seeds (verify.seeds has ${seeds.length})`];
+  const derived = perSeed.flatMap((x) => x.derived);
+  if (derived.length === seeds.length && derived.every((a) => answersEqual(a, derived[0]))) {
+    return [`every seed re-derives the same answer (${JSON.stringify(derived[0]).slice(0, 40)}): the draws must vary it, or the program does not compute`];
+  }
+  return [];
 }
 
 /** A sandbox that adds each run's wall time to `add` (a case's own sandbox time, to find the slow ones). */
@@ -148,7 +155,7 @@ export async function verifyCase(loaded: LoadedCase, getSandbox: SandboxGetter, 
   const getMetered = (): Promise<Sandbox> => (meteredSandbox ??= getSandbox().then((s) => metered(s, (ms) => (sandboxMs += ms))));
   const perSeed = await Promise.all(seeds.map((seed) => verifySeed(loaded, seed, getMetered, signal)));
   const sum = (k: 'executed' | 'rederived' | 'negative_controls' | 'haystacks') => perSeed.reduce((a, x) => a + x[k], 0);
-  const problems = perSeed.flatMap((x) => x.problems);
+  const problems = [...corpusProblems(loaded.def, loaded.seeded), ...perSeed.flatMap((x) => x.problems), ...seedVariation(loaded, seeds, perSeed)];
   return {
     id: loaded.def.id,
     file: loaded.file,

@@ -36,8 +36,11 @@ verify:
 `;
 
 
+/** The problems other than the corpus minimums (these tests are about the other proofs). */
+const own = (problems: string[]) => problems.filter((p) => !p.startsWith('corpus:'));
+
 async function problemsOfIn(sb: Sandbox, c: LoadedCase): Promise<string[]> {
-  return (await verifyCases([c], { sandbox: sb })).results[0]!.problems;
+  return own((await verifyCases([c], { sandbox: sb })).results[0]!.problems);
 }
 
 describe('verify catches broken cases', () => {
@@ -47,7 +50,7 @@ describe('verify catches broken cases', () => {
   });
   const problemsOf = async (c: LoadedCase) => {
     const report = await verifyCases([c], { sandbox });
-    return report.results[0]!.problems;
+    return own(report.results[0]!.problems);
   };
 
   it('a wrong solution that passes, a failing reference', async () => {
@@ -76,25 +79,26 @@ describe('verify catches broken cases', () => {
       '    - why: wrong\n      too_slow: true\n',
     );
     const report = await verifyCases([load(yaml, 'coding')], { sandbox });
-    expect(report.results[0]!.problems).toEqual([]);
+    expect(own(report.results[0]!.problems)).toEqual([]);
     expect(report.calibrations[0]).toMatchObject({ case_id: 'coding-double', multiple: 3, floor_ms: 1000, reference_passed: true });
     const cal = report.calibrations[0]!;
     expect(cal.reference_ms).toBe(cal.reference_cpu_ms ?? cal.reference_wall_ms);
     expect(cal.limit_ms).toBe(Math.max(1000, Math.ceil(3 * cal.reference_ms), Math.ceil(3 * cal.reference_wall_ms)));
-    expect(formatVerifySummary(report)).toBe('1 cases checked, 0 with problems (1 reference solutions executed, 0 answers re-derived, 1 negative controls failed as expected, 0 haystacks rebuilt)');
+    expect(formatVerifySummary(report)).toBe('1 cases checked, 1 with problems (1 reference solutions executed, 0 answers re-derived, 1 negative controls failed as expected, 0 haystacks rebuilt)');
   });
 
   it('a maths answer the brute force does not re-derive, and a missing program', async () => {
     const math = (program: string) =>
       load(`id: math-x\ntitle: x y z\ncategory: math\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: number }\nreference: { answer: 10 }\n${program}`, 'math');
     expect(await problemsOf(math('verify:\n  program: print(11)\n'))).toEqual(['re-derived 11, but the reference answer is 10']);
-    expect(await problemsOf(math('verify:\n  program: |\n    print(\'{"answer": "10"}\')\n'))).toEqual([]);
+    expect(await problemsOf(math('verify:\n  program: |\n    print(\'{"answer": "%d"}\' % sum(range(5)))\n'))).toEqual([]);
+    expect(await problemsOf(math('verify:\n  program: |\n    print(\'{"answer": "10"}\')\n'))).toEqual(['the verify program contains the answer literal "10": it must compute the answer, not print it']);
     expect(await problemsOf(math(''))).toEqual(['math cases need verify.program (a brute-force or exhaustive re-derivation)']);
   });
 
   it('a puzzle with two solutions', async () => {
     const c = load(
-      `id: reasoning-x\ntitle: x y z\ncategory: reasoning\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: exact }\nreference: { answer: a }\nverify:\n  expect: unique_solution\n  program: 'print("{\\"solutions\\": [\\"a\\", \\"b\\"]}")'\n`,
+      `id: reasoning-x\ntitle: x y z\ncategory: reasoning\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: exact }\nreference: { answer: a }\nverify:\n  expect: unique_solution\n  program: 'print("{\\"solutions\\": [\\"a\\", \\"b\\"], \\"clues\\": [\\"q\\"]}")'\n`,
       'reasoning',
     );
     expect(await problemsOf(c)).toEqual(['the puzzle has 2 solutions, not exactly one (e.g. a and b)']);
@@ -124,12 +128,13 @@ describe('verify without a sandbox', () => {
       'instruct',
     );
     const report = await verifyCases([hay, tool, instruct]);
-    const [h, t, i] = report.results.map((r) => r.problems);
+    const [h, t, i] = report.results.map((r) => own(r.problems));
     expect(h![0]).toMatch(/^counted sentence occurs \d+ times, expected 2$/);
     expect(t).toEqual(['reference.calls[0][0] (f): arguments.n: expected integer, got "3"']);
     expect(i).toEqual(['the reference fails its own grader: check 1 word_count failed: 2 words, expected exactly 3', 'wrong reply 1 (right) PASSES the grader']);
     expect(report.haystacks).toBe(1);
     expect(report.problems).toBe(3);
+    expect(report.results[0]!.problems).toContain('corpus: 0 right_replies; every auto-graded case needs at least 3 (distinct realistic styles)');
   });
 });
 
@@ -142,7 +147,7 @@ describe('seeded negative controls are filled like the prompt (same seed)', () =
   it('a wrong reply that is right once filled is caught, for every seed', async () => {
     const r = await verifyCases([seededExact('    - { why: same as reference, reply: "Answer: {{who}}" }\n')]);
     // a literal "{{who}}" would fail the grader and count as a negative control that proves nothing
-    expect(r.results[0]!.problems).toEqual(['seed 1: wrong reply 1 (same as reference) PASSES the grader', 'seed 2: wrong reply 1 (same as reference) PASSES the grader']);
+    expect(own(r.results[0]!.problems)).toEqual(['seed 1: wrong reply 1 (same as reference) PASSES the grader', 'seed 2: wrong reply 1 (same as reference) PASSES the grader']);
   });
   it('a filled wrong reply that fails counts; an unknown placeholder is a problem naming the field', async () => {
     const ok = await verifyCases([seededExact('    - { why: another name, reply: "Answer: {{other}}" }\n')]);
@@ -155,7 +160,7 @@ describe('seeded negative controls are filled like the prompt (same seed)', () =
       `id: tooluse-x\ntitle: x y z\ncategory: tooluse\ndifficulty: easy\nprompt: "Weather in {{city}}?"\nparams: { city: { choice: [Varn, Ostrel] } }\nmax_tokens: 100\ntools:\n  - { name: weather, parameters: { type: object, properties: { city: { type: string } } } }\ngrader: { type: tool_calls, calls: [{ name: weather, args: { city: "{{city}}" } }] }\nreference: { calls: [[{ name: weather, arguments: { city: "{{city}}" } }]] }\nverify:\n  seeds: [1]\n  wrong_replies:\n    - { why: same call, calls: [[{ name: weather, arguments: { city: "{{city}}" } }]] }\n`,
       'tooluse',
     );
-    expect((await verifyCases([tool])).results[0]!.problems).toEqual(['seed 1: wrong reply 1 (same call) PASSES the grader']);
+    expect(own((await verifyCases([tool])).results[0]!.problems)).toEqual(['seed 1: wrong reply 1 (same call) PASSES the grader']);
   });
   it('wrong solutions of a seeded code case are filled (a literal {{k}} is a Python set and fails for the wrong reason)', async (ctx) => {
     const sandbox = await sandboxFor(ctx);
@@ -165,7 +170,7 @@ describe('seeded negative controls are filled like the prompt (same seed)', () =
 });
 
 describe('scheduling', () => {
-  const math = (id: string, extra = '') => load(`id: math-${id}\ntitle: x y z\ncategory: math\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: number }\nreference: { answer: 10 }\nverify:\n  program: print(10)\n${extra}`, 'math');
+  const math = (id: string, extra = '') => load(`id: math-${id}\ntitle: x y z\ncategory: math\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: number }\nreference: { answer: 10 }\nverify:\n  program: print(5 + 5)\n${extra}`, 'math');
   const instruct = (id: string) =>
     load(`id: instruct-${id}\ntitle: x y z\ncategory: instruct\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: checks, checks: [{ check: word_count, exactly: 2 }] }\nreference: { reply: one two }\n`, 'instruct');
   it('cases without sandbox work finish without waiting for the sandbox; results keep the input order', async () => {
@@ -206,7 +211,70 @@ describe('scheduling', () => {
       'instruct',
     );
     const report = await verifyCases([c]);
-    expect(report.results[0]!.problems).toEqual(['right reply 2 (too long) FAILS the grader: check 1 word_count failed: 4 words, expected exactly 3']);
+    expect(own(report.results[0]!.problems)).toEqual(['right reply 2 (too long) FAILS the grader: check 1 word_count failed: 4 words, expected exactly 3']);
     expect(report.negative_controls).toBe(0);
+  });
+});
+
+describe('the conformance corpus and proofs that cannot be faked', () => {
+  const exactCase = (verify: string) =>
+    load(`id: instruct-x\ntitle: x y z\ncategory: instruct\ndifficulty: easy\nprompt: Which colour?\nmax_tokens: 100\ngrader: { type: exact }\nreference: { answer: blue }\nverify:\n${verify}`, 'instruct');
+  const replies = (field: string, n: number, reply: (i: number) => string) =>
+    `  ${field}:\n${Array.from({ length: n }, (_, i) => `    - { why: "r${i}", reply: "${reply(i)}" }`).join('\n')}\n`;
+  it('every auto-graded case needs 3 right and 3 wrong replies; repeats are reported', async () => {
+    const thin = await verifyCases([exactCase(replies('right_replies', 1, () => 'Answer: blue'))]);
+    expect(thin.results[0]!.problems).toEqual([
+      'corpus: 1 right_replies; every auto-graded case needs at least 3 (distinct realistic styles)',
+      'corpus: 0 wrong_replies; every auto-graded case needs at least 3 (plausible near misses)',
+    ]);
+    const full = await verifyCases([exactCase(replies('right_replies', 3, (i) => ['Answer: blue', '**Answer:** Blue.', 'It is blue.\\nAnswer: blue'][i]!) + replies('wrong_replies', 3, (i) => ['Answer: red', 'Answer: green', 'Answer: blue or red'][i]!))]);
+    expect(full.results[0]!.problems).toEqual([]);
+    expect(full.negative_controls).toBe(3);
+    const twice = await verifyCases([exactCase(replies('right_replies', 3, () => 'Answer: blue') + replies('wrong_replies', 3, (i) => `Answer: red${i}`))]);
+    expect(twice.results[0]!.problems).toEqual(['verify.right_replies[1] repeats verify.right_replies[0]', 'verify.right_replies[2] repeats verify.right_replies[0]']);
+  });
+  it('judged cases carry no corpus; coding cases need 3 mutants, and their replies run in the sandbox', async (ctx) => {
+    const judged = load(`id: prose-x\ntitle: x y z\ncategory: prose\ndifficulty: easy\nprompt: q\nmax_tokens: 100\ngrader: { type: judge }\nreference: { answer: "A reference answer of a sentence or more.", facts: [f] }\n`, 'prose');
+    expect((await verifyCases([judged])).results[0]!.problems).toEqual([]);
+    const sandbox = await sandboxFor(ctx);
+    const fence = (code: string) => `"Here you go:\\n\`\`\`python\\n${code}\\n\`\`\`"`;
+    const corpus = `  right_replies:\n    - { why: terse, reply: ${fence('def double(x): return x * 2')} }\n  wrong_replies:\n    - { why: off by one, reply: ${fence('def double(x): return 2 * x + 1')} }\n    - { why: looks right, reply: ${fence('def double(x): return x + x')} }\n`;
+    const code = load(codeCase('def double(x): return 2 * x', 'def double(x): return x') + corpus, 'coding');
+    expect((await verifyCases([code], { sandbox })).results[0]!.problems).toEqual([
+      'corpus: 1 right_replies; every auto-graded case needs at least 3 (distinct realistic styles)',
+      'corpus: 2 wrong_replies; every auto-graded case needs at least 3 (plausible near misses)',
+      'corpus: 1 wrong_solutions (mutants of the reference); coding cases need at least 3',
+      'wrong reply 2 (looks right) PASSES the grader',
+    ]);
+  });
+  it('a reply pinned to a seed is checked on that seed only, and must name a verify seed', async () => {
+    const c = load(
+      `id: instruct-x\ntitle: x y z\ncategory: instruct\ndifficulty: easy\nprompt: "Who? {{who}}"\nparams: { who: { choice: [Ilse, Tam, Oona] } }\nmax_tokens: 100\ngrader: { type: exact }\nreference: { answer: "{{who}}" }\nverify:\n  seeds: [1, 2]\n  right_replies:\n    - { why: literal for seed 1, seed: 1, reply: "Answer: {{who}}" }\n    - { why: bad seed, seed: 9, reply: "Answer: {{who}}" }\n`,
+      'instruct',
+    );
+    const problems = (await verifyCases([c])).results[0]!.problems;
+    expect(problems).toContain('verify.right_replies[1]: seed 9 is not one of the verify seeds (1, 2)');
+    expect(problems.filter((p) => p.startsWith('seed'))).toEqual([]);
+  });
+  it('a uniqueness proof prints its clues, each of which the rendered prompt states', async (ctx) => {
+    const sandbox = await sandboxFor(ctx);
+    const puzzle = (clues: string) =>
+      load(
+        `id: reasoning-x\ntitle: x y z\ncategory: reasoning\ndifficulty: easy\nprompt: "Ada is taller than Bo.\\nWho is tallest?"\nmax_tokens: 100\ngrader: { type: exact }\nreference: { answer: Ada }\nverify:\n  expect: unique_solution\n  program: |\n    import json\n    print(json.dumps({"solutions": ["Ada"]${clues}}))\n`,
+        'reasoning',
+      );
+    expect(await problemsOfIn(sandbox, puzzle(', "clues": ["Ada is taller than Bo."]'))).toEqual([]);
+    expect(await problemsOfIn(sandbox, puzzle(', "clues": ["Ada is taller than Bo.", "Bo is taller than Cy."]'))).toEqual(['the program uses a clue the prompt does not state: "Bo is taller than Cy."']);
+    expect((await problemsOfIn(sandbox, puzzle('')))[0]).toMatch(/^unique_solution program must print the text of every clue it uses/);
+  });
+  it('a seeded re-derivation must vary with the draw', async (ctx) => {
+    const sandbox = await sandboxFor(ctx);
+    const seeded = (program: string, seeds = '[1, 2]') =>
+      load(
+        `id: math-x\ntitle: x y z\ncategory: math\ndifficulty: easy\nprompt: "n={{n}}"\nparams: { n: { int: [1, 1000] } }\nmax_tokens: 100\ngrader: { type: number }\nreference: { answer: "{{n}}" }\nverify: { seeds: ${seeds}, program: "${program}" }\n`,
+        'math',
+      );
+    expect(await problemsOfIn(sandbox, seeded("import json,sys; print(json.load(sys.stdin)['params']['n'])"))).toEqual([]);
+    expect(await problemsOfIn(sandbox, seeded("import json,sys; print(json.load(sys.stdin)['params']['n'])", '[1]'))).toEqual(['a seeded re-derivation runs on at least 2 seeds (verify.seeds has 1)']);
   });
 });
