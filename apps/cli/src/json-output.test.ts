@@ -23,7 +23,7 @@ describe('--json', () => {
       expect(usage, `${name} --help`).toMatch(/--json\b/);
       expect(usage, `${name} --help`).not.toMatch(/--json FILE/);
     }
-  });
+  }, 120_000); // loads every command module: slow on a loaded 2-core machine
 
   it('run, judge, report, status, models and config print one JSON document on stdout', async () => {
     const ws = await fixtureWorkspace(sim.url);
@@ -54,5 +54,5 @@ describe('--json', () => {
     for (const line of table) expect(line.length).toBeLessThanOrEqual(60);
     const config = await json('config', '--config', ws.config);
     expect(config.data).toMatchObject({ path: ws.config, judge: 'judge', enabled: expect.arrayContaining(['strong', 'weak']) });
-  });
+  }, 120_000);
 });
