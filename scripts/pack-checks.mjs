@@ -9,6 +9,25 @@ function exportTargets(value, path = []) {
   return [];
 }
 
+/**
+ * Dependencies published with an exact version on purpose, and why: node-llama-cpp's native prebuilts
+ * (`@node-llama-cpp/*`) are versioned with it and the engine is tested against exactly this one.
+ */
+export const EXACT_PINS_ALLOWED = new Map([['node-llama-cpp', 'native prebuilts tested at exactly this version']]);
+
+/** Every exports entry without its `source` condition: what `publishConfig.exports` must be. */
+export function stripSource(exportsMap) {
+  if (typeof exportsMap === 'string' || !exportsMap || typeof exportsMap !== 'object') return exportsMap;
+  return Object.fromEntries(Object.entries(exportsMap).filter(([k]) => k !== 'source').map(([k, v]) => [k, stripSource(v)]));
+}
+
+/** The workspace manifest: the published exports map is the workspace one without `source` (no subpath lost). */
+export function checkPublishedExports(pkg) {
+  const expected = JSON.stringify(stripSource(pkg.exports ?? {}));
+  const actual = JSON.stringify(pkg.publishConfig?.exports ?? {});
+  if (expected !== actual) throw new Error(`publishConfig.exports ${actual} is not exports without source: ${expected}`);
+}
+
 /** The published manifest as npm sees it: throws naming every problem at once. */
 export function checkManifest(pkg, expectedVersion) {
   const problems = [];
@@ -23,7 +42,7 @@ export function checkManifest(pkg, expectedVersion) {
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
     for (const [name, range] of Object.entries(pkg[field] ?? {})) {
       if (/^(workspace|catalog|file|link):/.test(range)) problems.push(`${field}.${name} is "${range}"`);
-      else if (/^\d+\.\d+\.\d+$/.test(range)) problems.push(`${field}.${name} is pinned exactly ("${range}"), use a range`);
+      else if (/^\d+\.\d+\.\d+$/.test(range) && !EXACT_PINS_ALLOWED.has(name)) problems.push(`${field}.${name} is pinned exactly ("${range}"), use a range`);
     }
   }
   for (const { path } of exportTargets(pkg.exports ?? {})) {

@@ -12,7 +12,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkManifest, checkTarballFiles, readmeExamples } from './pack-checks.mjs';
+import { checkManifest, checkPublishedExports, checkTarballFiles, readmeExamples } from './pack-checks.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -108,6 +108,7 @@ try {
       });
       continue;
     }
+    check(`${pkg.name}: publishConfig.exports is its exports map without source`, () => checkPublishedExports(pkg));
     check(`pack ${pkg.name}`, () => {
       const r = mustRun('pnpm', ['pack', '--pack-destination', tarballs], { cwd: join(stage, dir) });
       const file = readdirSync(tarballs).find((f) => f.startsWith(`${pkg.name.replace('@', '').replace('/', '-')}-`) && f.endsWith('.tgz'));

@@ -4,6 +4,7 @@ import { detectSandbox } from '@crucibleforge/sandbox';
 import { fetchModelIds, listModelMetadata, streamChat, type ProviderKind } from '@crucibleforge/timing';
 import { EXIT, type CliIO } from './io';
 import { columns, formatBytes, type Paint } from './bench-llm-render';
+import { discoverAll, formatParams } from './host-roofline';
 
 export interface EndpointOptions {
   baseUrl: string;
@@ -20,11 +21,29 @@ export async function listModels(o: EndpointOptions, io: CliIO): Promise<number>
     io.stderr.write(`bench-llm: cannot list models: ${o.baseUrl} did not answer /models (is the server running?)\n`);
     return EXIT.failed;
   }
-  const rows = [['MODEL', 'STATE', 'SIZE', 'QUANT', 'ARCH', 'CONTEXT']];
+  const files = await discoverAll(io, meta.models, o);
+  const rows = [['MODEL', 'STATE', 'SIZE', 'QUANT', 'PARAMS', 'ARCH', 'EXPERTS', 'CONTEXT', 'GGUF']];
   for (const m of meta.models) {
-    rows.push([m.id, m.state ?? '—', m.size_bytes === null ? '—' : formatBytes(m.size_bytes), m.quantization ?? '—', m.arch ?? '—', m.max_context === null ? '—' : String(m.max_context)]);
+    const g = files.get(m.id)?.info ?? null;
+    const size = g?.file_size_bytes ?? m.size_bytes;
+    const params = g?.parameter_count ?? m.parameter_count;
+    const experts = g?.expert_count ?? m.expert_count;
+    const used = g?.expert_used_count ?? m.expert_used_count;
+    const context = m.max_context ?? g?.context_length ?? null;
+    rows.push([
+      m.id,
+      m.state ?? '—',
+      size === null ? '—' : formatBytes(size),
+      g?.quantization ?? m.quantization ?? '—',
+      params ? formatParams(params) : (m.parameter_size ?? '—'),
+      g?.architecture ?? m.arch ?? '—',
+      experts ? `${used ?? '?'}/${experts}` : '—',
+      context === null ? '—' : String(context),
+      files.get(m.id)?.location.path ?? '—',
+    ]);
   }
-  io.stdout.write(`${meta.models.length} model${meta.models.length === 1 ? '' : 's'} at ${o.baseUrl} (metadata from ${meta.sources.join(', ')})\n${columns(rows, '  ').join('\n')}\n`);
+  const found = files.size > 0 ? `; ${files.size} GGUF file${files.size === 1 ? '' : 's'} found on disk` : '';
+  io.stdout.write(`${meta.models.length} model${meta.models.length === 1 ? '' : 's'} at ${o.baseUrl} (metadata from ${meta.sources.join(', ')}${found})\n${columns(rows, '  ').join('\n')}\n`);
   return EXIT.ok;
 }
 

@@ -25,7 +25,8 @@ const fmt = (value: number | null | undefined, digits: number, unit = '') =>
 
 export function formatBytes(bytes: number | null | undefined): string {
   if (bytes === null || bytes === undefined) return 'unknown';
-  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${(bytes / 1e6).toFixed(0)} MB`;
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(0)} MB` : `${(bytes / 1e3).toFixed(0)} KB`;
 }
 
 /** Pads cells to aligned columns (all left-aligned, two spaces apart). */
@@ -50,7 +51,7 @@ export function speedSection(report: SpeedReport, paint: Paint): string[] {
     return row;
   });
   const confidence = report.plausibility.confidence;
-  const shown = confidence === 'HIGH' ? paint.pass(confidence) : confidence === 'LOW' ? paint.fail(confidence) : paint.warn(confidence);
+  const shown = confidence === 'HIGH' ? paint.pass(confidence) : confidence === 'LOW' || confidence === 'SUSPICIOUS' ? paint.fail(confidence) : paint.warn(confidence);
   return [
     `  ${paint.bold('⚡ SPEED BENCHMARKS')}`,
     ...columns(rows, '    '),

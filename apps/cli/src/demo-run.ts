@@ -10,6 +10,7 @@ import type { Sandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { runSpeedBenchmark, type SpeedReport } from '@crucibleforge/timing';
 import { profileCases } from './bench-llm-suite';
+import { demoEngineSpeed } from './demo-engine';
 import type { CliIO } from './io';
 import { VERSION } from './main';
 import { formatDuration } from './runner-context';
@@ -68,7 +69,10 @@ async function speedOf(sim: SimEndpoint, model: string, io: CliIO): Promise<Spee
 function speedLine(report: SpeedReport, label: string): string {
   const s = report.summary;
   const f = (v: number | null, d: number) => (v === null ? '—' : v.toFixed(d));
-  return `  ${label.padEnd(12)} TTFT ${f(s.ttft_s, 3)} s · decode ${f(s.decode_tps, 0)} T/s · prefill ${f(s.prefill_tps, 0)} T/s · plausibility ${s.plausibility?.confidence ?? '—'}`;
+  const confidence = s.plausibility?.confidence ?? '—';
+  // A simulated model has no weights: nothing to hold its speed to.
+  const why = confidence === 'UNKNOWN' && report.plausibility.weights_source === null ? ' (simulated: no weights)' : '';
+  return `  ${label.padEnd(12)} TTFT ${f(s.ttft_s, 3)} s · decode ${f(s.decode_tps, 0)} T/s · prefill ${f(s.prefill_tps, 0)} T/s · plausibility ${confidence}${why}`;
 }
 
 /** Which planned faults did not end the way the plan says (a failure, or a recovered overflow). */
@@ -104,6 +108,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
       speed.push(report.summary);
       say(speedLine(report, model));
     }
+    say((await demoEngineSpeed(join(o.outDir, 'models'), io)).lines.join('\n'));
     say();
 
     const resultsDir = join(o.outDir, 'results');

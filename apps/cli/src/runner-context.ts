@@ -8,18 +8,9 @@ import { CrucibleError, makeRedactor } from '@crucibleforge/core';
 import { latestRunId, loadConfig, resolveConfigPath, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
 import { inert } from './output';
+import { userCacheDir, userConfigDir } from './user-dirs';
 
-/** `$XDG_CONFIG_HOME/crucibleforge` or `~/.config/crucibleforge`. */
-export function userConfigDir(env: CliIO['env']): string | undefined {
-  const base = env['XDG_CONFIG_HOME'] || (env['HOME'] ? join(env['HOME'], '.config') : undefined);
-  return base ? join(base, 'crucibleforge') : undefined;
-}
-
-/** `$XDG_CACHE_HOME/crucibleforge` or `~/.cache/crucibleforge` (local GPU lock files live under it). */
-export function userCacheDir(env: CliIO['env']): string | undefined {
-  const base = env['XDG_CACHE_HOME'] || (env['HOME'] ? join(env['HOME'], '.cache') : undefined);
-  return base ? join(base, 'crucibleforge') : undefined;
-}
+export { userCacheDir, userConfigDir } from './user-dirs';
 
 /** Discovery: --config, $CRUCIBLEFORGE_CONFIG, ./models.yaml, the user config dir. */
 export async function locateConfig(io: CliIO, flag: string | undefined) {

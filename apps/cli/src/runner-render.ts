@@ -84,7 +84,9 @@ export function summaryLines(s: RunSummary): string[] {
   if (s.overflows.happened > 0) lines.push(`reasoning overflows: ${s.overflows.happened} (${s.overflows.recovered} recovered)`);
   if (s.cost_usd > 0) lines.push(`cost: ${formatUsd(s.cost_usd)}`);
   for (const m of s.models) {
-    lines.push(`  ${m.model}: ${m.passes}/${m.total} passed${m.stopped ? ` — stopped: ${m.stopped.reason} (${m.stopped.message})` : ''}`);
+    const notRun = m.total - m.done;
+    const left = notRun > 0 ? `, ${notRun} of ${m.total} not run${m.aborted > 0 ? ` (${m.aborted} aborted in flight)` : ''}` : '';
+    lines.push(`  ${m.model}: ${m.passes}/${m.total} passed${left}${m.stopped ? ` — stopped: ${m.stopped.reason} (${m.stopped.message})` : ''}`);
   }
   lines.push(`results: ${s.dir}`);
   if (!s.complete) lines.push(`incomplete: run the same command again (or "crucibleforge run --resume ${s.run_id}") to finish it`);

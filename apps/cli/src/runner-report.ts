@@ -2,7 +2,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CrucibleError, type PairwiseSummary, type ResultRow, type RunManifest, type SpeedSummary } from '@crucibleforge/core';
-import { buildReport, renderReportFiles, renderTerminalSummary, type ReportData, type ReportFormat } from '@crucibleforge/report';
+import { buildReport, renderModelStatus, renderReportFiles, renderTerminalSummary, type ModelStopInput, type ReportData, type ReportFormat } from '@crucibleforge/report';
 import { listRuns, loadRun, readRunSpeed } from '@crucibleforge/runner';
 import { VERSION } from './main';
 
@@ -49,11 +49,13 @@ export async function writeReport(options: WriteReportOptions): Promise<{ table:
   if (ids.length === 0) throw new CrucibleError('RUNNER_UNKNOWN_RUN', `no runs in ${options.resultsDir} yet (crucibleforge run …)`);
   const rows: ResultRow[] = [];
   const manifests: RunManifest[] = [];
+  const stops: ModelStopInput[] = [];
   const stored = new Map<string, SpeedSummary>();
   for (const id of ids) {
     const run = await loadRun(options.resultsDir, id);
     rows.push(...run.rows);
     manifests.push(run.manifest);
+    stops.push(...run.stopped);
     if (!options.speed) for (const s of (await readRunSpeed(options.resultsDir, id)) ?? []) stored.set(s.model, s);
   }
   const speed = options.speed ?? (stored.size > 0 ? [...stored.values()] : undefined);
@@ -63,6 +65,7 @@ export async function writeReport(options: WriteReportOptions): Promise<{ table:
     pairwise: await readPairwise(options, ids),
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
     toolVersion: VERSION,
+    stops,
     ...(options.models ? { models: options.models } : {}),
     ...(speed ? { speed } : {}),
   });
@@ -73,5 +76,7 @@ export async function writeReport(options: WriteReportOptions): Promise<{ table:
     await writeFile(path, file.content);
     files.push(path);
   }
-  return { table: renderTerminalSummary(data, options.width === undefined ? {} : { width: options.width }), files, data };
+  // every model of the runs, with its stop and reason, what it did not run and its retries
+  const table = renderTerminalSummary(data, options.width === undefined ? {} : { width: options.width });
+  return { table: `${table}\nmodel status:\n${renderModelStatus(data.models)}`, files, data };
 }

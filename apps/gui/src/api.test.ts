@@ -8,7 +8,7 @@ import { writeRunSpeed } from '@crucibleforge/runner';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGuiServer, type GuiServer } from './index';
-import { DECOY_KEY, KEY_ENV, rawRequest, readEvents, startTestSim, tempDir, testConfig, writeCasesDir } from './test-support';
+import { DECOY_KEY, KEY_ENV, rawRequest, readEvents, startTestSim, tempDir, testConfig, testGuiOptions, writeCasesDir } from './test-support';
 
 describe('GUI API on loopback', { timeout: 30_000 }, () => {
   let sim: SimEndpoint;
@@ -24,14 +24,7 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     sim = await startTestSim();
     writeCasesDir(cases.dir);
-    gui = await startGuiServer({
-      port: 0,
-      resultsDir: results.dir,
-      casesDir: cases.dir,
-      config: testConfig(sim.url),
-      env: { [KEY_ENV]: DECOY_KEY },
-      toolVersion: '9.9.9-test',
-    });
+    gui = await startGuiServer({ ...testGuiOptions(sim.url, results.dir, cases.dir), toolVersion: '9.9.9-test' });
   });
 
   afterAll(async () => {
@@ -99,8 +92,25 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
     expect(JSON.parse(unknownModel.body).error).toContain('unknown model "nope"');
   });
 
+  it('refuses a priced run the request does not accept (the page tick is not enough), naming the amount', async () => {
+    const request = { profile: 'quick', models: ['strong', 'weak'], categories: null, seed: 3 };
+    const bound: number = JSON.parse((await post('/api/estimate', request)).body).estimate.total_usd;
+    const unconfirmed = await post('/api/runs', request);
+    expect(unconfirmed.status).toBe(428);
+    expect(JSON.parse(unconfirmed.body).error).toMatch(/priced \(up to \$[\d.]+\): send accept_cost_usd/);
+    const tooLow = await post('/api/runs', { ...request, accept_cost_usd: bound / 2 });
+    expect(tooLow.status).toBe(428);
+    expect(JSON.parse(tooLow.body).error).toContain('below this run');
+    const budgetOverAccepted = await post('/api/runs', { ...request, accept_cost_usd: bound / 2, budget_usd: bound });
+    expect(budgetOverAccepted.status).toBe(428);
+    expect((await post('/api/runs', { ...request, accept_cost_usd: 'yes' })).status).toBe(400);
+    expect(JSON.parse((await get('/api/runs')).body).runs).toEqual([]); // nothing was started or written
+  });
+
   it('runs a profile from start to results: live events, report with intervals, a failed case row', async () => {
-    const started = await post('/api/runs', { profile: 'quick', models: ['strong', 'weak'], categories: null, seed: 3 });
+    const request = { profile: 'quick', models: ['strong', 'weak'], categories: null, seed: 3 };
+    const bound: number = JSON.parse((await post('/api/estimate', request)).body).estimate.total_usd;
+    const started = await post('/api/runs', { ...request, accept_cost_usd: bound });
     expect(started.status).toBe(202);
     const runId: string = JSON.parse(started.body).run.run_id;
     const events = await readEvents(`${origin()}/api/runs/${runId}/events`, {}, seen);
@@ -154,7 +164,8 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
   });
 
   it('compares two runs (or two models of one run) with the reporter, and names what is wrong with a request', async () => {
-    const started = await post('/api/runs', { profile: 'mathonly', models: ['weak'], categories: null, seed: 3 });
+    // accepting less than the upper bound is fine with a budget no higher than what was accepted
+    const started = await post('/api/runs', { profile: 'mathonly', models: ['weak'], categories: null, seed: 3, accept_cost_usd: 1, budget_usd: 1 });
     expect(started.status).toBe(202);
     const second: string = JSON.parse(started.body).run.run_id;
     await readEvents(`${origin()}/api/runs/${second}/events`, {}, seen);

@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listRuns, readRunSpeed, type RunnerConfig, type RunnerConfigData } from '@crucibleforge/runner';
+import { listRuns, type RunnerConfig, type RunnerConfigData } from '@crucibleforge/runner';
 import { categoryList, type CaseCatalog } from './catalog';
 import { compareView } from './compare';
-import { HttpError, readJson, SECURITY_HEADERS, sendJson, type Scrub } from './http';
+import type { RequestGate } from './gate';
+import { HttpError, readJson, SECURITY_HEADERS, sendJson, sendJsonText, type Scrub } from './http';
 import { modelsView, type ProviderProbe } from './models';
 import { checkRunId } from './paths';
 import { parseRunRequest } from './request';
-import { findRow, readRun, runResults } from './results';
+import { findRow, runResults } from './results';
+import type { RunCache } from './run-cache';
 import { liveView, type RunService } from './runs';
 import { streamLive } from './sse';
 
@@ -23,6 +25,10 @@ export interface ApiContext {
   toolVersion: string;
   tokenRequired: boolean;
   now: () => Date;
+  /** Reads runs (path guard, size cap, one read per version of the files). */
+  runCache: RunCache;
+  /** Bounds the heavy GETs (a run's results, a row, a comparison, the run list). */
+  heavy: RequestGate;
 }
 
 type Handler = (ctx: ApiContext, req: IncomingMessage, res: ServerResponse, params: string[], query: URLSearchParams, scrub: Scrub) => Promise<void>;
@@ -84,7 +90,8 @@ const routes: Route[] = [
     method: 'GET',
     pattern: ['runs'],
     handler: async (ctx, _req, res, _p, _q, scrub) => {
-      const stored = await listRuns(ctx.resultsDir);
+      // a run folder the cache refuses (a link outside the results dir, over the size cap) is not listed
+      const stored = await ctx.heavy.run(() => listRuns(ctx.resultsDir, async (_dir, runId) => (await ctx.runCache.get(runId)).run));
       const runs = stored.reverse().map((r) => {
         const live = ctx.runs.get(r.run_id);
         return { ...r, live: live ? live.status : null };
@@ -106,10 +113,12 @@ const routes: Route[] = [
     method: 'GET',
     pattern: ['runs', ':id'],
     handler: async (ctx, _req, res, [id], _q, scrub) => {
-      const run = await readRun(ctx.resultsDir, id!);
-      const live = ctx.runs.get(id!);
-      const speed = await readRunSpeed(ctx.resultsDir, id!).catch(() => null); // a broken speed.json only loses the speed-run figures
-      sendJson(res, 200, { ...runResults(run, ctx.now().toISOString(), ctx.toolVersion, speed), live: live ? liveView(live) : null }, scrub);
+      await ctx.heavy.run(async () => {
+        // the results are computed and serialised once per version of the run's files, however many ask
+        const json = await ctx.runCache.derive(id!, 'results', ({ run, speed }) => JSON.stringify(runResults(run, ctx.now().toISOString(), ctx.toolVersion, speed)));
+        const live = ctx.runs.get(id!);
+        await sendJsonText(res, 200, `${json.slice(0, -1)},"live":${JSON.stringify(live ? liveView(live) : null)}}`, scrub);
+      });
     },
   },
   {
@@ -130,15 +139,17 @@ const routes: Route[] = [
       const model = query.get('model');
       const caseId = query.get('case');
       if (!model || !caseId) throw new HttpError(400, 'query parameters model and case are required (seed optional)');
-      const run = await readRun(ctx.resultsDir, id!);
-      sendJson(res, 200, { run_id: id, row: findRow(run, model, caseId, query.get('seed')) }, scrub);
+      await ctx.heavy.run(async () => {
+        const { run } = await ctx.runCache.get(id!);
+        await sendJsonText(res, 200, JSON.stringify({ run_id: id, row: findRow(run, model, caseId, query.get('seed')) }), scrub);
+      });
     },
   },
   {
     method: 'GET',
     pattern: ['compare'],
     handler: async (ctx, _req, res, _p, query, scrub) => {
-      sendJson(res, 200, await compareView(ctx.resultsDir, query), scrub);
+      await ctx.heavy.run(async () => sendJsonText(res, 200, JSON.stringify(await compareView(ctx.resultsDir, query, ctx.runCache)), scrub));
     },
   },
   {

@@ -170,7 +170,7 @@ describe.skipIf(!hasChromium)('GUI in Chromium', { timeout: 60_000 }, () => {
   it('compares two selected runs: ability with the flipped cases, speed against its noise, the gate', async () => {
     // A second run (weak alone, the same cases and seed), started over the API with the token.
     const auth = { authorization: `Bearer ${gui.token}` };
-    const started = await fetch(`${gui.url}api/runs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ profile: 'quick', models: ['weak'], categories: null, seed: 7 }) });
+    const started = await fetch(`${gui.url}api/runs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ profile: 'quick', models: ['weak'], categories: null, seed: 7, accept_cost_usd: 1 }) });
     expect(started.status).toBe(202);
     const second: string = ((await started.json()) as { run: { run_id: string } }).run.run_id;
     await readEvents(`${gui.url}api/runs/${second}/events`, auth);

@@ -38,6 +38,14 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, sc
   sendText(res, status, 'application/json; charset=utf-8', JSON.stringify(value), scrub, headers);
 }
 
+/** Sends already serialised JSON and resolves when it has left (so a caller bounding heavy replies holds its slot until then). */
+export function sendJsonText(res: ServerResponse, status: number, json: string, scrub: Scrub): Promise<void> {
+  return new Promise((resolve) => {
+    res.once('close', () => resolve());
+    sendText(res, status, 'application/json; charset=utf-8', json, scrub);
+  });
+}
+
 export function sendError(res: ServerResponse, error: HttpError, scrub: Scrub): void {
   sendJson(res, error.status, { error: error.message, status: error.status }, scrub, error.headers);
 }

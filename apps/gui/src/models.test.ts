@@ -1,6 +1,10 @@
 /** Model discovery: what each endpoint lists (through the runner's endpoint probe), merged with models.yaml. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FetchLike } from '@crucibleforge/core';
 import { configSchema } from '@crucibleforge/runner';
+import { writeTinyLlama } from '@crucibleforge/timing/testing';
 import { describe, expect, it } from 'vitest';
 import { modelsView, probeProvider } from './models';
 
@@ -75,5 +79,31 @@ describe('modelsView', () => {
       ['other', 'unknown', null, null, null],
     ]);
     expect(view.discovered).toEqual([{ provider: 'lms', id: 'gemma-3-4b', size_bytes: null, quantization: 'Q8_0', parameter_size: null }]);
+  });
+});
+
+describe('an in-process provider (kind llamacpp-inprocess)', () => {
+  it('is up with its configured ids and the GGUF header as their facts; down naming the path when the file is missing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cf-gui-gguf-'));
+    try {
+      const { path } = await writeTinyLlama(join(dir, 'tiny.gguf'), { type: 'Q8_0', embedding: 32, layers: 1, heads: 2 });
+      const local = configSchema.parse({
+        providers: { engine: { kind: 'llamacpp-inprocess', gguf: path }, gone: { kind: 'llamacpp-inprocess', gguf: join(dir, 'gone.gguf') } },
+        models: { tiny: { provider: 'engine', id: 'tiny' }, ghost: { provider: 'gone', id: 'ghost' } },
+      });
+      const before = seen.length;
+      const up = await probeProvider('engine', local.providers['engine']!, {}, fetchFn, now, undefined, ['tiny']);
+      expect(up).toMatchObject({ status: 'up', kind: 'llamacpp-inprocess', base_url: `llamacpp-inprocess:${path}`, ids: ['tiny'] });
+      expect(up.served[0]).toMatchObject({ id: 'tiny', quantization: 'Q8_0' });
+      expect(up.served[0]!.size_bytes).toBeGreaterThan(0);
+      const down = await probeProvider('gone', local.providers['gone']!, {}, fetchFn, now, undefined, ['ghost']);
+      expect(down.status).toBe('down');
+      expect(down.reason).toContain(join(dir, 'gone.gguf'));
+      expect(seen.length).toBe(before); // nothing was fetched
+      const view = modelsView(local, [up, down]);
+      expect(view.configured.find((m) => m.label === 'tiny')).toMatchObject({ availability: 'listed', local: true, quantization: 'Q8_0' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { FetchLike } from '@crucibleforge/core';
-import { LOCAL_KINDS, probeEndpoint, type ModelInfo, type RunnerConfigData } from '@crucibleforge/runner';
+import { isInProcess, LOCAL_KINDS, probeEndpoint, probeInProcess, type ModelInfo, type RunnerConfigData } from '@crucibleforge/runner';
 
 /** What an endpoint says about one model it serves, where it says it (LM Studio, Ollama, llama.cpp). */
 export interface ServedModel {
@@ -72,6 +72,8 @@ export async function probeProvider(
   fetchFn: FetchLike,
   now: () => Date,
   timeoutMs = 4000,
+  /** The model ids configured on this provider (an in-process provider "serves" exactly those). */
+  configuredIds: readonly string[] = [],
 ): Promise<ProviderStatus> {
   const keyName = provider.api_key_env ?? null;
   const key = keyName ? env[keyName] : undefined;
@@ -83,7 +85,9 @@ export async function probeProvider(
     key_set: typeof key === 'string' && key !== '',
     checked_at: now().toISOString(),
   };
-  const { listing, metadata } = await probeEndpoint(provider.base_url, { fetch: fetchFn, timeoutMs, ...(key ? { apiKey: key } : {}) });
+  const { listing, metadata } = isInProcess(provider)
+    ? await probeInProcess(provider, configuredIds)
+    : await probeEndpoint(provider.base_url, { fetch: fetchFn, timeoutMs, ...(key ? { apiKey: key } : {}) });
   if (!listing.ok) return { ...base, status: 'down', reason: listing.reason, ids: [], served: [] };
   return { ...base, status: 'up', reason: null, ids: listing.ids, served: metadata.models.map(served) };
 }
@@ -138,7 +142,8 @@ export class ProviderProbe {
         const key = `${name}\u0000${provider.base_url}\u0000${provider.api_key_env ?? ''}`;
         const cached = this.#cache.get(key);
         if (!refresh && cached && at - cached.at < this.ttlMs) return cached.status;
-        const status = await probeProvider(name, provider, env, this.fetchFn, this.now);
+        const ids = Object.values(config.models).filter((m) => m.provider === name).map((m) => m.id);
+        const status = await probeProvider(name, provider, env, this.fetchFn, this.now, undefined, ids);
         this.#cache.set(key, { at, status });
         return status;
       }),

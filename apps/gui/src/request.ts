@@ -7,6 +7,19 @@ export interface RunRequest {
   models: string[];
   categories: Category[] | null;
   seed: number;
+  /** The upper-bound cost (USD) the user accepted for a priced run; checked by the server against its own estimate. */
+  accept_cost_usd: number | null;
+  /** Stop the run before its spending would pass this (USD); null = no budget. */
+  budget_usd: number | null;
+}
+
+function usdField(b: Record<string, unknown>, name: string): number | null {
+  const value = b[name];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1e6) {
+    throw new HttpError(400, `field ${name}: an amount in USD from 0 to 1000000, or null`);
+  }
+  return value;
 }
 
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -16,9 +29,9 @@ const PROFILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export function parseRunRequest(body: unknown): RunRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be a JSON object');
   const b = body as Record<string, unknown>;
-  const known = new Set(['profile', 'models', 'categories', 'seed']);
-  const extra = Object.keys(b).filter((k) => !known.has(k));
-  if (extra.length > 0) throw new HttpError(400, `unknown field ${extra.map((k) => JSON.stringify(k)).join(', ')} (fields: profile, models, categories, seed)`);
+  const known = ['profile', 'models', 'categories', 'seed', 'accept_cost_usd', 'budget_usd'];
+  const extra = Object.keys(b).filter((k) => !known.includes(k));
+  if (extra.length > 0) throw new HttpError(400, `unknown field ${extra.map((k) => JSON.stringify(k)).join(', ')} (fields: ${known.join(', ')})`);
   if (typeof b.profile !== 'string' || !PROFILE.test(b.profile)) throw new HttpError(400, 'field profile: a profile name is required (letters, digits, . _ -)');
   if (!Array.isArray(b.models) || b.models.length === 0) throw new HttpError(400, 'field models: pick at least one model');
   const models = b.models.map((m, i) => {
@@ -43,5 +56,5 @@ export function parseRunRequest(body: unknown): RunRequest {
     }
     seed = b.seed;
   }
-  return { profile: b.profile, models: [...new Set(models)], categories, seed };
+  return { profile: b.profile, models: [...new Set(models)], categories, seed, accept_cost_usd: usdField(b, 'accept_cost_usd'), budget_usd: usdField(b, 'budget_usd') };
 }

@@ -1,9 +1,7 @@
-import { stat } from 'node:fs/promises';
 import type { SpeedSummary } from '@crucibleforge/core';
 import { buildReport, type ReportData } from '@crucibleforge/report';
-import { loadRun, type LoadedRun, type RunRow } from '@crucibleforge/runner';
+import type { LoadedRun, RunRow } from '@crucibleforge/runner';
 import { HttpError } from './http';
-import { checkRunId, insideRoot } from './paths';
 
 /** One row of a run as the results table lists it (the case view fetches the whole row). */
 export interface RowSummary {
@@ -52,21 +50,6 @@ export interface RunResults {
   rows: RowSummary[];
 }
 
-/** Reads a run from the results directory (the id is checked before anything touches the disk). */
-export async function readRun(resultsDir: string, runId: string): Promise<LoadedRun> {
-  checkRunId(runId);
-  const dir = insideRoot(resultsDir, [runId]);
-  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
-  if (!isDir) throw new HttpError(404, `no run "${runId}"`);
-  try {
-    return await loadRun(resultsDir, runId);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'RUNNER_UNKNOWN_RUN') throw new HttpError(404, `no run "${runId}"`);
-    throw error;
-  }
-}
-
 function rowSummary(row: RunRow): RowSummary {
   return {
     model: row.model,
@@ -86,7 +69,7 @@ function rowSummary(row: RunRow): RowSummary {
 
 /** Everything the results page shows, computed by the reporter from the run's stored rows (and its speed.json). */
 export function runResults(run: LoadedRun, generatedAt: string, toolVersion: string, speedRun: readonly SpeedSummary[] | null = null): RunResults {
-  const report = buildReport({ rows: run.rows, manifests: [run.manifest], generatedAt, toolVersion, maxDetailChars: 300, ...(speedRun ? { speed: speedRun } : {}) });
+  const report = buildReport({ rows: run.rows, manifests: [run.manifest], stops: run.stopped, generatedAt, toolVersion, maxDetailChars: 300, ...(speedRun ? { speed: speedRun } : {}) });
   const categories: CategoryChart[] = report.categories.map((category) => ({
     category,
     bars: report.models.map((m) => {

@@ -77,6 +77,23 @@ export function liveView(run: LiveRun): LiveRunView {
 }
 
 /**
+ * A priced run starts only when the request itself accepts its cost (the page's tick is not enough: any
+ * client can POST): `accept_cost_usd` at least the server's own upper bound, or a `budget_usd` no higher than
+ * what was accepted (the runner stops before passing the budget). 428 otherwise, naming the amount.
+ */
+export function confirmCost(estimate: CostEstimate, budgetUsd: number | null, accepted: number | null): void {
+  if (!estimate.priced || estimate.total_usd <= 0) return;
+  const bound = `$${estimate.total_usd.toFixed(4)}`;
+  if (accepted === null) {
+    throw new HttpError(428, `this run is priced (up to ${bound}): send accept_cost_usd (at least ${bound}, or with a budget_usd no higher than it) to start it`);
+  }
+  const epsilon = 1e-9;
+  if (accepted + epsilon >= estimate.total_usd) return;
+  if (budgetUsd !== null && budgetUsd <= accepted + epsilon) return;
+  throw new HttpError(428, `accept_cost_usd $${accepted.toFixed(4)} is below this run's upper bound of ${bound}; accept at least that, or set budget_usd to at most $${accepted.toFixed(4)}`);
+}
+
+/**
  * Starts runs through the runner (the same planning, storage and lease path as `crucibleforge run`), one at a
  * time per GUI, and keeps each run's messages for the live page.
  */
@@ -107,6 +124,7 @@ export class RunService {
       casesDir: this.options.casesDir,
       driver,
       toolVersion: this.options.toolVersion,
+      ...(request.budget_usd === null ? {} : { budgetUsd: request.budget_usd }),
     };
   }
 
@@ -140,8 +158,12 @@ export class RunService {
     let live: LiveRun;
     try {
       const driver = await this.#driver();
+      const planOptions = this.#planOptions(config, request, driver);
+      const plan = await planRun(planOptions);
+      confirmCost(plan.estimate, plan.budgetUsd, request.accept_cost_usd);
       const handle = await createRun({
-        ...this.#planOptions(config, request, driver),
+        ...planOptions,
+        plan,
         world: this.#world(),
         ...(this.options.leaseCacheDir ? { leaseCacheDir: this.options.leaseCacheDir } : {}),
         ...(this.options.allowUnsandboxed ? { allowUnsandboxed: true } : {}),

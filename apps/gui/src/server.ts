@@ -5,11 +5,13 @@ import { loadConfig, type CaseDriver, type RunnerConfig, type RunnerConfigData, 
 import { handleApi, type ApiContext } from './api';
 import { casesCatalog, type CaseCatalog } from './catalog';
 import { GuiError } from './errors';
+import { RequestGate } from './gate';
 import { HttpError, sendError, sendText, SECURITY_HEADERS, type Scrub } from './http';
 import { ProviderProbe } from './models';
 import { unauthorizedPage } from './pages';
 import { pathSegments } from './paths';
 import { makeScrubber, secretsOf } from './redact';
+import { RunCache } from './run-cache';
 import { RunService } from './runs';
 import { authenticate, crossOriginReason, hostAllowed, resolveToken, type AuthPolicy } from './security';
 import { defaultStaticDir, readStatic } from './static';
@@ -42,6 +44,10 @@ export interface GuiServerOptions {
   /** The page's files (default: this package's public/). */
   staticDir?: string;
   toolVersion?: string;
+  /** Bounds on heavy GETs: a run bigger than `maxRunBytes` (128 MiB) is refused; `heavyConcurrency` (4) at a time, `heavyQueue` (64) waiting. */
+  maxRunBytes?: number;
+  heavyConcurrency?: number;
+  heavyQueue?: number;
   now?: () => Date;
   randomBytes?: (size: number) => Buffer;
 }
@@ -132,6 +138,8 @@ export async function startGuiServer(options: GuiServerOptions): Promise<GuiServ
     toolVersion,
     tokenRequired: resolved.token !== null,
     now,
+    runCache: new RunCache({ resultsDir: options.resultsDir, ...(options.maxRunBytes ? { maxRunBytes: options.maxRunBytes } : {}) }),
+    heavy: new RequestGate(options.heavyConcurrency ?? 4, options.heavyQueue ?? 64),
   };
   const policy: AuthPolicy = { token: resolved.token, cookieName: 'crucibleforge_gui' };
 

@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { Category } from '@crucibleforge/core';
 import type { RunnerConfigData } from '@crucibleforge/runner';
+import type { GuiServerOptions } from './server';
 import { startSimEndpoint, type SimEndpoint, type SimRequestView } from '@crucibleforge/sim-endpoint';
 
 /** The key the sim endpoint demands; it must never appear in anything the GUI sends. */
@@ -100,6 +101,11 @@ export function testConfig(simUrl: string, extra: Partial<RunnerConfigData['mode
       ...extra,
     } as RunnerConfigData['models'],
   };
+}
+
+/** A GUI on a free loopback port over the test sim, with the decoy key in its environment. */
+export function testGuiOptions(simUrl: string, resultsDir: string, casesDir: string): GuiServerOptions {
+  return { port: 0, resultsDir, casesDir, config: testConfig(simUrl), env: { [KEY_ENV]: DECOY_KEY } };
 }
 
 export function tempDir(prefix: string): { dir: string; remove: () => void } {

@@ -9,7 +9,9 @@ import {
   type GradeOutcome,
   type JudgeRecord,
   type ResultRow,
+  type RowAttempts,
   type RowTimings,
+  type StreamDamage,
   type TokenUsage,
 } from '@crucibleforge/core';
 import { GRADER_VERSION } from './grade';
@@ -79,6 +81,10 @@ export interface ResultRowInput {
   judge?: JudgeRecord;
   /** Transport / provider error class when the request itself failed. */
   error_class?: string;
+  /** Every request the case sent, the faults met and the waits before each retry (the runner's retry loop). */
+  attempts?: RowAttempts;
+  /** A reply stream that arrived damaged (events dropped, bad UTF-8, an end without finish). */
+  stream?: StreamDamage;
   started_at: Date | string;
   /** Default: `started_at`. */
   finished_at?: Date | string;
@@ -118,6 +124,8 @@ export function resultRow(input: ResultRowInput): ResultRow {
     ...(input.grader_version === null ? {} : { grader_version: input.grader_version ?? GRADER_VERSION }),
     ...(input.judge ? { judge: input.judge } : {}),
     ...(input.error_class ? { error_class: input.error_class } : {}),
+    ...(input.attempts ? { attempts: input.attempts } : {}),
+    ...(input.stream ? { stream: input.stream } : {}),
     started_at: iso(input.started_at),
     finished_at: iso(input.finished_at ?? input.started_at),
   };

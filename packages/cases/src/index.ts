@@ -1,6 +1,6 @@
 // Schema (the single source of truth) and its JSON Schema
 export { CaseSchema, CategorySchema, DifficultySchema, ReferenceSchema, VerifySpecSchema } from './schema/case';
-export type { CaseDef, LoadedCase, Reference, RefCall, VerifySpec } from './schema/case';
+export type { CaseDef, LoadedCase, Reference, RefCall, VerifySpec, BlindCalibration } from './schema/case';
 export { GraderSchema } from './schema/graders';
 export type { AgentPart, CodeTest, Grader, GraderOf, GraderType } from './schema/graders';
 export { CheckSchema } from './schema/checks';
@@ -54,6 +54,8 @@ export { parseRational, numbersIn } from './text/numbers';
 // Calibration and verify
 export { calibrateCase, cachedCalibration, calibratedLimit, DEFAULT_COMPLEXITY_MULTIPLE, DEFAULT_COMPLEXITY_FLOOR_S, WALL_HEADROOM } from './calibration';
 export type { Calibration, CalibratedLimit } from './calibration';
+export { difficultyFromEvidence } from './difficulty';
+export { withCalibration } from './calibration-file';
 export { verifyCases, verifyCost, DEFAULT_VERIFY_CONCURRENCY } from './verify/index';
 export { estimateCase, estimateRun, DEFAULT_RUN_RATES } from './estimate';
 export type { RunRates, CaseEstimate, RunEstimate } from './estimate';

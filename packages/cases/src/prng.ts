@@ -1,3 +1,4 @@
+import { seededRandom } from '@crucibleforge/core';
 import type { ParamSpec } from './schema/common';
 
 /** 32-bit FNV-1a of a string, mixed with a number: stable across platforms and versions. */
@@ -10,16 +11,9 @@ export function hash32(text: string, salt = 0): number {
   return h >>> 0;
 }
 
-/** mulberry32: a small, fast, deterministic PRNG; returns floats in [0, 1). */
+/** mulberry32 (core's seededRandom): a small, fast, deterministic PRNG; returns floats in [0, 1). */
 export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRandom(seed);
 }
 
 /** An integer in [min, max], inclusive. */

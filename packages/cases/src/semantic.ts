@@ -1,6 +1,7 @@
 import type { CaseDef } from './schema/case';
 import type { Check } from './schema/checks';
 import type { ArgMatcher, CallMatcher } from './schema/common';
+import { calibrationProblems } from './difficulty';
 import { placeholders } from './template';
 
 export interface PathProblem {
@@ -66,6 +67,7 @@ export function semanticProblems(def: CaseDef): PathProblem[] {
   if (!def.id.startsWith(`${def.category}-`)) add(['id'], `must start with "${def.category}-" (the category)`);
   if ((def.prompt === undefined) === (def.turns === undefined)) add(['prompt'], 'give exactly one of prompt or turns');
   if (def.difficulty === 'hard' && !def.why_hard) add(['why_hard'], 'hard cases say why they are hard (why_hard)');
+  out.push(...calibrationProblems(def));
   for (const name of Object.keys(def.params ?? {})) {
     if (RESERVED.has(name)) add(['params', name], `"${name}" is reserved`);
     const spec = def.params![name]!;

@@ -1,11 +1,12 @@
 export { CrucibleError, toCrucibleError } from './errors';
 export type { CrucibleErrorOptions } from './errors';
 export { systemClock, realSleep } from './world';
+export { seededRandom } from './random';
 export type { Clock, FetchLike, Sleep, RandomSource } from './world';
 export { finiteNumber, nonEmptyString, jsonObject } from './fields';
 export type { JsonObject } from './fields';
 export { EMPTY_USAGE } from './usage';
-export { makeRedactor, redactDeep, redactSecrets, REDACTED } from './redact';
+export { makeRedactor, redactDeep, redactSecrets, secretForms, REDACTED } from './redact';
 export { editDistance, closestNames, didYouMean } from './names';
 export { neutralizeControls } from './controls';
 export type {
@@ -30,6 +31,9 @@ export type {
   JudgeRecord,
   PairwiseSummary,
   ResultRow,
+  RowAttempts,
+  AttemptFault,
+  StreamDamage,
   RowTimings,
   RunManifest,
   SpeedRound,

@@ -65,6 +65,36 @@ export interface RowTimings {
 }
 
 /** One attempt of one case by one model: everything needed to report it and to audit it later. */
+/** One fault a request of a case met (it was retried, or it ended the case). */
+export interface AttemptFault {
+  /** The endpoint error class: rate-limited, server-error, reset, unreachable, timeout, stall, bad-stream, … */
+  class: string;
+  message: string;
+  /** Seconds waited before the next attempt; null when there was none (the fault ended the case). */
+  wait_s: number | null;
+}
+
+/** The request attempts behind one row. */
+export interface RowAttempts {
+  /** Requests sent in all (every turn, recovery and retry). */
+  requests: number;
+  /** Of those, resends after a fault. */
+  retries: number;
+  /** Seconds spent waiting between attempts. */
+  wait_s: number;
+  faults: AttemptFault[];
+}
+
+/** What a damaged reply stream lost. */
+export interface StreamDamage {
+  /** `data:` events that were not JSON (their text is lost). */
+  dropped_events: number;
+  /** Reads that were not valid UTF-8. */
+  decode_errors: number;
+  /** The stream closed before a finish_reason or `[DONE]`. */
+  unexpected_end: boolean;
+}
+
 export interface ResultRow {
   schema_version: 1;
   run_id: string;
@@ -98,6 +128,10 @@ export interface ResultRow {
   overflow?: { happened: boolean; recovered: boolean; budget: number };
   /** transport / provider error class when the request itself failed */
   error_class?: string;
+  /** Every request this case sent, the faults met on the way and the waits before each retry. */
+  attempts?: RowAttempts;
+  /** A reply stream that broke its framing (events dropped, bytes that were not UTF-8, an end without finish). */
+  stream?: StreamDamage;
   started_at: string;
   finished_at: string;
 }
@@ -117,7 +151,7 @@ export interface SpeedSummary {
   ttft_s: number | null;
   decode_tps: number | null;
   prefill_tps: number | null;
-  plausibility?: { confidence: 'HIGH' | 'MEDIUM' | 'LOW' | 'UNKNOWN'; reasons: string[] };
+  plausibility?: { confidence: 'HIGH' | 'MEDIUM' | 'LOW' | 'SUSPICIOUS' | 'UNKNOWN'; reasons: string[] };
   /**
    * The successful single-stream rounds behind the medians, in the order they ran. Their spread is the
    * measurement noise `compare` weighs a speed change against; absent in summaries written before it was kept.

@@ -42,7 +42,7 @@ const waits = (events: LeaseProgress[]) => events.filter((e): e is Extract<Lease
 const posts = (d: LeaseServerDouble) => d.requests.filter((r) => r.method === 'POST' && r.path === '/api/leases');
 
 describe('acquireLease: the grant', () => {
-  it('sends the documented body and returns a lease with the server id and a TTL/4 heartbeat', async () => {
+  it('sends the documented body and returns a lease with the server id and a 5-minute TTL with a TTL/3 heartbeat', async () => {
     const { double, acquire, events, time } = await setup();
     const lease = await acquire({ server: `${double.url}/v1/`, devices: [1, 0, 1], modelIds: ['org/model/q4'], reason: 'smoke run' });
     expect(posts(double)[0]!.body).toEqual({
@@ -50,14 +50,14 @@ describe('acquireLease: the grant', () => {
       model_ids: ['org/model/q4'],
       holder: 'crucibleforge',
       reason: 'smoke run',
-      idle_ttl_s: 7200,
+      idle_ttl_s: 300,
       priority: 2,
       force: false,
     });
     expect([...double.state.leases.keys()]).toEqual([lease.id]);
     expect(lease.devices).toEqual([0, 1]);
     expect(lease.state).toBe('held');
-    expect(lease.heartbeatMs).toBe(1_800_000);
+    expect(lease.heartbeatMs).toBe(100_000);
     expect(lease.server).toBe(double.url);
     expect(events.map((e) => e.type)).toEqual(['lease-request', 'lease-granted']);
     expect(time.pendingTimers()).toBe(1);
@@ -81,6 +81,9 @@ describe('acquireLease: the grant', () => {
       [{ devices: [] }, 'devices'],
       [{ devices: [-1] }, 'devices'],
       [{ idleTtlS: 0 }, 'idleTtlS'],
+      [{ idleTtlS: 1 }, 'from 5 to 86400'],
+      [{ idleTtlS: 86_401 }, 'idleTtlS'],
+      [{ idleTtlS: Number.NaN }, 'idleTtlS'],
       [{ priority: 4 as never }, 'priority'],
       [{ server: 'ftp://box' }, 'http'],
     ] as const) {

@@ -3,7 +3,9 @@ import { LeaseError } from './errors';
 import { callServer, managementRoot, type LeaseServerOptions } from './http';
 import { leaseIdOf, leaseViewOf, type LeasePriority, type LeaseRequestBody, type Refusal } from './protocol';
 import { classifyGrantRefusal } from './refusals';
+import { processLeases, type LeaseRegistry } from './registry';
 import { RemoteLeaseHandle } from './remote-lease';
+import { validIdleTtl } from './ttl';
 import { realTimers, type LeaseProgress, type LeaseTimers, type RemoteLease } from './types';
 
 export interface AcquireLeaseOptions extends LeaseServerOptions {
@@ -14,7 +16,7 @@ export interface AcquireLeaseOptions extends LeaseServerOptions {
   /** Display name; its family (text before the first `-` or `:`) classifies the lease. Default `crucibleforge`. */
   holder?: string;
   reason?: string;
-  /** Idle seconds before the server drops the lease; `null` = until released. Default 7200. */
+  /** Idle seconds before the server drops the lease, 5–86 400; `null` = until released. Default 300 (the heartbeat keeps a live run's lease). */
   idleTtlS?: number | null;
   /** 1 chat, 2 agent, 3 background. Default 2 (lets us ask class-3 tenants to vacate). */
   priority?: LeasePriority;
@@ -37,6 +39,8 @@ export interface AcquireLeaseOptions extends LeaseServerOptions {
   random?: RandomSource;
   /** Heartbeat timers (default real, unref'd). */
   timers?: LeaseTimers;
+  /** Where the granted lease is tracked for the app's exit handlers (default `processLeases`; null: not tracked). */
+  registry?: LeaseRegistry | null;
   /** Progress while waiting, the grant, and later the lease's heartbeats, loss and release. */
   onProgress?: (event: LeaseProgress) => void;
 }
@@ -55,10 +59,7 @@ function validDevices(devices: readonly number[]): number[] {
 
 /** Builds the POST body, validating every field and naming the bad one. */
 export function leaseRequestBody(options: AcquireLeaseOptions): LeaseRequestBody {
-  const idleTtlS = options.idleTtlS === undefined ? 7200 : options.idleTtlS;
-  if (idleTtlS !== null && !(typeof idleTtlS === 'number' && Number.isFinite(idleTtlS) && idleTtlS > 0)) {
-    throw new LeaseError('LEASE_CONFIG', `idleTtlS must be a number of seconds > 0 (or null for no TTL), got ${String(idleTtlS)}`);
-  }
+  const idleTtlS = validIdleTtl(options.idleTtlS);
   const priority = options.priority ?? 2;
   if (![1, 2, 3].includes(priority)) throw new LeaseError('LEASE_CONFIG', `priority must be 1, 2 or 3, got ${String(priority)}`);
   const holder = options.holder ?? 'crucibleforge';
@@ -136,6 +137,7 @@ export async function acquireLease(options: AcquireLeaseOptions): Promise<Remote
         timers: options.timers ?? realTimers,
         onProgress,
       });
+      (options.registry === undefined ? processLeases : options.registry)?.track(lease);
       onProgress({ type: 'lease-granted', attempt, lease: view, heartbeatMs: lease.heartbeatMs });
       return lease;
     }

@@ -1,6 +1,8 @@
 export { acquireLease, leaseRequestBody } from './acquire';
 export type { AcquireLeaseOptions } from './acquire';
-export { heartbeatIntervalMs } from './remote-lease';
+export { heartbeatIntervalMs, validIdleTtl, DEFAULT_IDLE_TTL_S, MAX_IDLE_TTL_S, MIN_IDLE_TTL_S } from './ttl';
+export { createLeaseRegistry, processLeases } from './registry';
+export type { LeaseRegistry, ReleaseAllResult } from './registry';
 export { waitForModelReady } from './ready';
 export type { ModelReadiness, WaitForModelReadyOptions } from './ready';
 export { releaseLeaseById, touchLeaseById, listLeases, fetchServerStatus, listGpuIndices } from './server-calls';

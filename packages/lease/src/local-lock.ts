@@ -3,6 +3,7 @@ import { link, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promi
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { realSleep, type Sleep } from '@crucibleforge/core';
+import { processLeases, type LeaseRegistry } from './registry';
 import { LeaseError } from './errors';
 import { procStartTime, type ProcessStartTime } from './proc-start';
 import type { Lease, LeaseLoss, LeaseState, ReleaseResult } from './types';
@@ -48,6 +49,8 @@ export interface AcquireLocalLeaseOptions {
   signal?: AbortSignal;
   /** Lease id generator (default 12 random hex chars). */
   newId?: () => string;
+  /** Where the lease is tracked for the app's exit handlers (default `processLeases`; null: not tracked). */
+  registry?: LeaseRegistry | null;
 }
 
 export interface LocalLease extends Lease {
@@ -283,7 +286,11 @@ export async function acquireLocalLease(options: AcquireLocalLeaseOptions): Prom
       }
       taken.push(path);
     }
-    if (refusal === null) return new LocalLeaseHandle(record, taken);
+    if (refusal === null) {
+      const lease = new LocalLeaseHandle(record, taken);
+      (options.registry === undefined ? processLeases : options.registry)?.track(lease);
+      return lease;
+    }
     await unlockAll(taken, world.id);
     if (now() >= deadline) {
       throw new LeaseError('LOCAL_LOCK_HELD', heldMessage(refusal.device, refusal.attempt), {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireLease } from './acquire';
 import { isLeaseError } from './errors';
-import { heartbeatIntervalMs } from './remote-lease';
+import { heartbeatIntervalMs } from './ttl';
 import { createManualTime, startLeaseServerDouble, type LeaseServerDouble } from './testing';
 import type { LeaseProgress } from './types';
 
@@ -31,28 +31,71 @@ const touches = (d: LeaseServerDouble) => d.requests.filter((r) => r.path.endsWi
 const deletes = (d: LeaseServerDouble) => d.requests.filter((r) => r.method === 'DELETE');
 
 describe('heartbeat interval', () => {
-  it('is max(30 s, TTL/4), and 5 min without a TTL', () => {
-    expect(heartbeatIntervalMs(60)).toBe(30_000);
-    expect(heartbeatIntervalMs(7200)).toBe(1_800_000);
-    expect(heartbeatIntervalMs(200)).toBe(50_000);
+  it('is a third of the TTL (never a floor above it), at most 5 min, and 5 min without a TTL', () => {
+    expect(heartbeatIntervalMs(60)).toBe(20_000);
+    expect(heartbeatIntervalMs(10)).toBe(3_333); // whole ms (AbortSignal.timeout takes no fractions)
+    expect(heartbeatIntervalMs(5)).toBe(1_666);
+    expect(heartbeatIntervalMs(300)).toBe(100_000);
+    expect(heartbeatIntervalMs(7200)).toBe(300_000);
     expect(heartbeatIntervalMs(null)).toBe(300_000);
+    for (const ttl of [5, 7, 10, 29, 60, 90, 899, 900, 901, 3600, 86_400]) expect(heartbeatIntervalMs(ttl)).toBeLessThanOrEqual((ttl * 1000) / 3);
+  });
+});
+
+describe('a 10 s idle TTL lease', () => {
+  it('is kept alive through a 60 s run by the heartbeat (fake clock), and given back at the end', async () => {
+    const { time, double, lease, events } = await held(10);
+    expect(lease.heartbeatMs).toBeLessThanOrEqual(10_000 / 3);
+    for (let t = 0; t < 60_000; t += 500) {
+      await time.advance(500);
+      double.state.sweep(); // the server's periodic TTL sweep
+      expect(double.state.expired).toEqual([]);
+      expect(lease.state).toBe('held');
+    }
+    expect(touches(double).length).toBeGreaterThanOrEqual(17);
+    // the server's idle clock never got near the TTL
+    expect(time.now() / 1000 - (lease.view.last_activity_at ?? 0)).toBeLessThan(10 / 3 + 0.5);
+    expect(events.some((e) => e.type === 'lease-lost')).toBe(false);
+    await lease.release();
+    expect(double.state.released).toEqual([lease.id]);
+  });
+
+  it('a touch that hangs is cut at one heartbeat interval (not the 60 s request limit) and reported as failed', async () => {
+    const time = createManualTime();
+    double = await startLeaseServerDouble({ now: time.now });
+    // the touch never answers; only its abort signal ends it
+    const fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+      String(input).endsWith('/touch')
+        ? new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true }))
+        : globalThis.fetch(input, init);
+    const events: LeaseProgress[] = [];
+    const lease = await acquireLease({
+      server: double.url, devices: [0], idleTtlS: 5, fetch, now: time.now, timers: time.timers, requestTimeoutMs: 60_000,
+      onProgress: (event) => events.push(event),
+    });
+    await time.advance(lease.heartbeatMs); // runs the touch to its end (real time: one interval, ~1.7 s)
+    const failed = events.filter((e) => e.type === 'heartbeat-failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ error: { code: 'LEASE_UNREACHABLE', message: expect.stringMatching(/1666 ms|timed out|timeout/i) } });
+    expect(time.pendingTimers()).toBe(1); // the next beat is scheduled
+    await lease.release();
   });
 });
 
 describe('a held lease', () => {
   it('touches every interval, so the server never expires it', async () => {
     const { time, double, lease, events } = await held(60);
-    expect(lease.heartbeatMs).toBe(30_000);
-    await time.advance(29_999);
+    expect(lease.heartbeatMs).toBe(20_000);
+    await time.advance(19_999);
     expect(touches(double)).toHaveLength(0);
     await time.advance(1);
     expect(touches(double)).toHaveLength(1);
     await time.advance(10 * 60_000);
-    expect(touches(double)).toHaveLength(21);
+    expect(touches(double)).toHaveLength(31);
     expect(double.state.expired).toEqual([]);
     expect(double.state.leases.has(lease.id)).toBe(true);
     expect(lease.state).toBe('held');
-    expect(events.filter((e) => e.type === 'heartbeat')).toHaveLength(21);
+    expect(events.filter((e) => e.type === 'heartbeat')).toHaveLength(31);
     expect(lease.view.last_activity_at).toBe(time.now() / 1000);
     await lease.release();
   });
@@ -63,11 +106,11 @@ describe('a held lease', () => {
     double.script({ path: /\/touch$/, status: 502, body: { error: { message: 'proxy down', code: 'upstream_error' } } });
     let lostEarly = false;
     void lease.lost.then(() => (lostEarly = true));
-    await time.advance(60_000); // two failed touches, the idle clock was never reset
+    await time.advance(40_000); // two failed touches, the idle clock was never reset
     await Promise.resolve();
     expect(lostEarly).toBe(false);
     expect(events.filter((e) => e.type === 'heartbeat-failed').map((e) => (e as { consecutive: number }).consecutive)).toEqual([1, 2]);
-    await time.advance(30_000); // the touch now meets an expired lease
+    await time.advance(20_000); // the touch now meets an expired lease
     const loss = await lease.lost;
     expect(loss.leaseId).toBe(lease.id);
     expect(loss.message).toMatch(/idle TTL/);

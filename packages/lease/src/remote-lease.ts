@@ -2,13 +2,9 @@ import { LeaseError, isLeaseError } from './errors';
 import { managementRoot, type LeaseServerOptions } from './http';
 import type { LeaseView } from './protocol';
 import { releaseLeaseById, touchLeaseById } from './server-calls';
+import { heartbeatIntervalMs } from './ttl';
 import type { LeaseLoss, LeaseProgress, LeaseState, LeaseTimers, ReleaseResult, RemoteLease, TouchResult } from './types';
 
-/** max(30 s, TTL/4); a lease without TTL is still touched every 5 min so a lost lease is noticed. */
-export function heartbeatIntervalMs(idleTtlS: number | null | undefined): number {
-  if (idleTtlS === null || idleTtlS === undefined || !Number.isFinite(idleTtlS)) return 300_000;
-  return Math.max(30_000, (idleTtlS * 1000) / 4);
-}
 
 export interface RemoteLeaseInit {
   connection: LeaseServerOptions;
@@ -80,7 +76,9 @@ export class RemoteLeaseHandle implements RemoteLease {
   async touch(): Promise<TouchResult> {
     if (this.#state !== 'held') return { kind: 'not-held', state: this.#state };
     try {
-      const reply = await touchLeaseById({ ...this.#init.connection, id: this.id });
+      // A touch that hangs longer than one interval is a failed touch, not a silent wait past the TTL.
+      const requestTimeoutMs = Math.min(this.#init.connection.requestTimeoutMs ?? 30_000, this.heartbeatMs);
+      const reply = await touchLeaseById({ ...this.#init.connection, requestTimeoutMs, id: this.id });
       if (this.#state !== 'held') return { kind: 'not-held', state: this.#state };
       if (reply.kind === 'not-found') {
         return { kind: 'lost', loss: this.#markLost(`the server no longer knows lease ${this.id} (${reply.message}): its idle TTL ran out or someone released it`) };

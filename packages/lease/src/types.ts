@@ -46,7 +46,7 @@ export interface RemoteLease extends Lease {
   readonly server: string;
   /** The server's latest view of the lease (from the grant or the last touch). */
   readonly view: Partial<LeaseView>;
-  /** Milliseconds between heartbeats: max(30 s, TTL/4); 5 min when the lease has no TTL. */
+  /** Milliseconds between heartbeats: ⌊TTL/3⌋, at most 5 min; 5 min when the lease has no TTL. */
   readonly heartbeatMs: number;
   /** One heartbeat now (the timer calls this too). */
   touch(): Promise<TouchResult>;

@@ -318,7 +318,7 @@ describe('buildReport: input checks', () => {
     expect(codeOf(() => buildReport({ rows: [], generatedAt: 'now', toolVersion: '1' }))).toMatch(/^REPORT_INVALID_INPUT: .*generatedAt/);
     expect(codeOf(() => buildReport({ rows: [], generatedAt: GENERATED_AT, toolVersion: ' ' }))).toMatch(/toolVersion/);
     expect(codeOf(() => buildReport({ rows: ROWS, generatedAt: GENERATED_AT, toolVersion: '1', models: ['gpt-9'] }))).toMatch(
-      /^REPORT_INVALID_INPUT: .*"gpt-9" with no result rows \(models with rows: deepseek-pro, llama-small, mystery-7b, qwen3-local\)/,
+      /^REPORT_INVALID_INPUT: .*"gpt-9" in no run and no result row \(models: deepseek-pro, llama-small, mystery-7b, qwen3-local\)/,
     );
   });
 

@@ -6,6 +6,7 @@ import { compareAll, pairwiseReport } from './paired';
 import { rateCell, rowCost } from './rates';
 import { selectLatest } from './select';
 import { median } from './stats';
+import { modelStatus } from './status';
 import {
   REPORT_SCHEMA_VERSION,
   type BuildReportInput,
@@ -36,15 +37,20 @@ function checkInput(input: BuildReportInput): void {
   }
 }
 
-function filterModels(rows: readonly ResultRow[], wanted: readonly string[] | undefined): readonly ResultRow[] {
+/** Every model of the runs and the rows: a model that was stopped before any row is still in the report. */
+function allModels(rows: readonly ResultRow[], input: BuildReportInput): string[] {
+  return [...new Set([...(input.manifests ?? []).flatMap((m) => m.models.map((x) => x.label)), ...rows.map((r) => r.model)])];
+}
+
+function filterModels(rows: readonly ResultRow[], wanted: readonly string[] | undefined, input: BuildReportInput): readonly ResultRow[] {
   if (wanted === undefined) return rows;
-  const known = new Set(rows.map((r) => r?.model));
+  const known = new Set(allModels(rows, input));
   const unknown = wanted.filter((m) => !known.has(m));
   if (unknown.length > 0) {
     throw new ReportError(
       'REPORT_INVALID_INPUT',
-      `buildReport: field models names ${unknown.map((m) => JSON.stringify(m)).join(', ')} with no result rows ` +
-        `(models with rows: ${[...known].sort().join(', ') || 'none'})`,
+      `buildReport: field models names ${unknown.map((m) => JSON.stringify(m)).join(', ')} in no run and no result row ` +
+        `(models: ${[...known].sort().join(', ') || 'none'})`,
       { unknown },
     );
   }
@@ -111,7 +117,9 @@ function summarise(
   input: BuildReportInput,
   notes: readonly string[],
 ): ModelSummary {
-  const newest = rows.reduce((a, b) => (Date.parse(b.finished_at) > Date.parse(a.finished_at) ? b : a));
+  const newest: Partial<ResultRow> = rows.length === 0 ? {} : rows.reduce((a, b) => (Date.parse(b.finished_at) > Date.parse(a.finished_at) ? b : a));
+  const manifest = [...(input.manifests ?? [])].reverse().find((m) => m.models.some((x) => x.label === model));
+  const listed = manifest?.models.find((x) => x.label === model);
   const byCategory: Record<string, ReturnType<typeof rateCell>> = {};
   for (const category of categories) {
     const inCategory = rows.filter((r) => r.category === category);
@@ -122,8 +130,8 @@ function summarise(
   return {
     rank: 0,
     model,
-    model_id: newest.model_id ?? null,
-    provider: newest.provider ?? null,
+    model_id: newest.model_id ?? listed?.model_id ?? null,
+    provider: newest.provider ?? listed?.provider ?? null,
     overall: rateCell(rows),
     categories: byCategory,
     hard: rateCell(rows.filter((r) => r.difficulty === 'hard')),
@@ -132,10 +140,11 @@ function summarise(
     overflow: { total: overflowed.length, recovered, unrecovered: overflowed.length - recovered },
     judges: judgesOf(rows),
     grader_versions: graderVersionsOf(rows),
-    run_ids: [...new Set(rows.map((r) => r.run_id))].sort(),
-    last_finished_at: newest.finished_at,
+    run_ids: [...new Set([...rows.map((r) => r.run_id), ...(rows.length === 0 && manifest ? [manifest.run_id] : [])])].sort(),
+    last_finished_at: newest.finished_at ?? manifest?.created_at ?? '',
     comparable: notes.length === 0,
     notes: [...notes],
+    status: modelStatus(model, rows, input.manifests ?? [], input.stops ?? []),
   };
 }
 
@@ -165,14 +174,15 @@ function runInfo(input: BuildReportInput): RunInfo[] {
  */
 export function buildReport(input: BuildReportInput): ReportData {
   checkInput(input);
-  const rowsIn = filterModels(input.rows, input.models);
+  const rowsIn = filterModels(input.rows, input.models, input);
   const { rows, superseded } = selectLatest(rowsIn);
   const maxChars = input.maxDetailChars ?? DEFAULT_MAX_DETAIL_CHARS;
   const categories = orderCategories(rows.map((r) => r.category));
   const { issues, notes } = analyseComparability(rows, input.manifests ?? []);
 
   const rowsByModel = new Map<string, ResultRow[]>();
-  for (const row of rows) rowsByModel.set(row.model, [...(rowsByModel.get(row.model) ?? []), row]);
+  for (const model of allModels(rows, input)) if (input.models === undefined || input.models.includes(model)) rowsByModel.set(model, []);
+  for (const row of rows) rowsByModel.get(row.model)?.push(row);
   const models = [...rowsByModel]
     .map(([model, modelRows]) => summarise(model, modelRows, categories, input, notes.get(model) ?? []))
     .sort(byRank);

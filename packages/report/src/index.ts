@@ -2,6 +2,8 @@ export { buildReport } from './build';
 export { renderMarkdown, renderSummaryTable } from './render-markdown';
 export { renderTerminalSummary } from './render-terminal';
 export type { TerminalSummaryOptions } from './render-terminal';
+export { isEndpointErrorRow, modelStatus, renderModelStatus, statusCell, statusLine } from './status';
+export type { ModelStatus, ModelStopInput } from './status';
 export { renderHtml } from './render-html';
 export { renderJson, renderReportFiles, parseReportFormats, REPORT_FORMATS } from './output';
 export type { ReportFile, ReportFormat } from './output';

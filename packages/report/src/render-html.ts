@@ -19,6 +19,7 @@ import { barChart, modelColour, speedScatter } from './html-charts';
 import { html, trusted, type SafeHtml } from './html-escape';
 import { failuresPanel } from './html-failures';
 import { formatP } from './paired';
+import { STATUS_COLUMNS, statusTableRows } from './status';
 import type { ComparabilityIssue, ModelSummary, RateCell, ReportData } from './types';
 
 type SortType = 'num' | 'text';
@@ -110,6 +111,16 @@ ${overflowTd(m.overflow)}${judgeTd(m)}</tr>`;
 <p class="note">${RATE_FOOTNOTE} Hover a rate for its 95 % Wilson interval. ${SPEED_FOOTNOTE}</p></section>`;
 }
 
+/** Every model of the runs with its stop and reason, the cases it did not run and its retries. */
+function statusPanel(data: ReportData): SafeHtml | '' {
+  if (data.models.length === 0) return '';
+  const rows = statusTableRows(data.models);
+  return html`<section class="panel" id="model-status"><h2>Model status</h2><div class="table-wrap"><table>
+<thead><tr>${STATUS_COLUMNS.map((c) => html`<th>${c}</th>`)}</tr></thead>
+<tbody>${rows.map((r) => html`<tr data-model="${r[0]}">${r.map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody></table></div>
+<p class="note">Rows whose request failed (the endpoint, not the model) are errors: never graded, redone on resume.</p></section>`;
+}
+
 function issueItem(issue: ComparabilityIssue): SafeHtml {
   switch (issue.kind) {
     case 'case-revision':
@@ -192,6 +203,7 @@ export function renderHtml(data: ReportData): string {
 ${warnings(data)}
 ${toolbar(data)}
 ${leaderboard(data)}
+${statusPanel(data)}
 ${charts(data)}
 <div class="two"><section class="panel"><h2>Speed</h2>${speedScatter(data.models)}<p class="note">${SPEED_FOOTNOTE}</p></section>${pairedPanel(data)}</div>
 ${pairwisePanel(data)}

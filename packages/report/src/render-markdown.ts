@@ -14,6 +14,7 @@ import {
   tailCells,
   tpsText,
 } from './format';
+import { STATUS_COLUMNS, statusTableRows } from './status';
 import type { ComparabilityIssue, FailureEntry, ReportData } from './types';
 
 /** Inline text from models or graders: one line, and nothing a Markdown renderer would turn into HTML or code. */
@@ -98,6 +99,19 @@ function comparabilitySection(data: ReportData): string[] {
     out.push('');
   }
   return out;
+}
+
+/** Every model, stopped or not: why it stopped, what it did not run, what its requests met. */
+function statusSection(data: ReportData): string[] {
+  if (data.models.length === 0) return [];
+  return [
+    '## Model status',
+    '',
+    table(STATUS_COLUMNS, STATUS_COLUMNS.map(() => 'l' as const), statusTableRows(data.models)),
+    '',
+    '_Rows whose request failed (the endpoint, not the model) are errors: never graded, redone on resume._',
+    '',
+  ];
 }
 
 function speedSection(data: ReportData): string[] {
@@ -194,6 +208,7 @@ export function renderMarkdown(data: ReportData): string {
     '',
     `_${RATE_FOOTNOTE} ${SPEED_FOOTNOTE}_`,
     '',
+    ...statusSection(data),
     '## 95 % intervals (Wilson)',
     '',
     intervalsTable(data),

@@ -10,6 +10,7 @@ import type {
   TokenUsage,
   ToolCall,
 } from '@crucibleforge/core';
+import type { ModelStatus, ModelStopInput } from './status';
 
 /** Bumped whenever the shape of `ReportData` (and so of report.json) changes incompatibly. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -31,6 +32,8 @@ export interface BuildReportInput {
   models?: readonly string[];
   /** Cap on each text kept for a failure's detail (prompt, response, reasoning). Default 20 000 characters. */
   maxDetailChars?: number;
+  /** Why models stopped (the runs' `model-stopped` records): every report form shows a stopped model and why. */
+  stops?: readonly ModelStopInput[];
 }
 
 /** Counts and rate of one model in one slice (a category, hard cases, or everything). */
@@ -90,6 +93,8 @@ export interface ModelSummary {
   comparable: boolean;
   /** Human-readable notes (comparability, coverage). */
   notes: string[];
+  /** Its stop and reason, the cases not run, and its retries (every model of the runs has one, rows or not). */
+  status: ModelStatus;
 }
 
 export type ComparabilityIssue =

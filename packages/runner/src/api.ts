@@ -58,9 +58,13 @@ export async function preflightModel(options: {
   const resolved = resolveModel(options.config, options.label);
   const world = worldFor({ env: options.env, ...(options.world ? { world: options.world } : {}) });
   const client = world.clientFactory(resolved, apiKeyFor(resolved, options.env), { fetch: world.fetch, clock: world.clock });
-  return preflight(resolved, client, verifyModeOf(resolved), world.retry, {
-    sleep: world.sleep,
-    random: world.random,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  try {
+    return await preflight(resolved, client, verifyModeOf(resolved), world.retry, {
+      sleep: world.sleep,
+      random: world.random,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } finally {
+    await client.close?.();
+  }
 }

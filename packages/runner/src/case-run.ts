@@ -1,12 +1,12 @@
 import { EMPTY_USAGE, type ChatMessage, type ChatRequest, type GradeOutcome, type ReasoningMode, type ToolCall, type TokenUsage } from '@crucibleforge/core';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { resultRow } from '@crucibleforge/cases';
-import type { ModelClient, TimedReply } from './client';
+import { completeWhole, type ModelClient, type TimedReply } from './client';
 import type { ResolvedModel } from './config';
 import { addCost, costOfUsage, sumUsage } from './cost';
 import { MAX_CASE_TURNS, type CaseDriver, type MaterializedCase, type PlannedCase } from './driver';
 import { wrongModelReason, type VerifyMode } from './guard';
-import { withRetries, type ClassifiedFailure, type RetryPolicy, type RetryWorld } from './retry';
+import { withRetries, type AttemptTrace, type ClassifiedFailure, type RetryPolicy, type RetryWorld } from './retry';
 import type { RunRow } from './storage-types';
 
 /** Everything one model's cases share while it runs. `reasoning` is learned (auto models flip on). */
@@ -34,9 +34,16 @@ const CONTINUE_PROMPT =
   'Your reasoning above was cut off at the token limit. Do not think any further: give only your final answer now, in the format the question asked for.';
 
 export type CaseOutcome =
-  | { kind: 'row'; row: RunRow; endpointFailure: boolean }
+  | { kind: 'row'; row: RunRow; endpointFailure: boolean; failure?: ClassifiedFailure }
   | { kind: 'wrong-model'; message: string }
-  | { kind: 'aborted' };
+  /** Cut off by a stop (the user's, or the model's: wrong model, endpoint failures, lost lease): a row of class `aborted`, never graded. */
+  | { kind: 'aborted'; row: RunRow };
+
+/** The text of why a signal fired. */
+export function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason.message : reason === undefined ? 'stopped' : String(reason);
+}
 
 /** The budget actually sent: reasoning models get the case budget × factor; the model's cap always applies. */
 export function sentBudget(ctx: Pick<ModelContext, 'resolved' | 'reasoning'>, caseBudget: number): number {
@@ -78,7 +85,27 @@ class Tally {
   e2e = 0;
   reasoning: string[] = [];
   calls = 0;
+  /** Every request attempt of the case, the faults met and the waits between them. */
+  readonly attempts: NonNullable<RunRow['attempts']> = { requests: 0, retries: 0, wait_s: 0, faults: [] };
+  stream: RunRow['stream'] | null = null;
   constructor(private readonly ctx: ModelContext) {}
+  trace(trace: AttemptTrace): void {
+    this.attempts.requests += trace.attempts;
+    this.attempts.retries += trace.attempts - 1;
+    this.attempts.wait_s = Math.round((this.attempts.wait_s + trace.wait_s) * 1000) / 1000;
+    this.attempts.faults.push(...trace.faults);
+    if (trace.stream) {
+      this.stream = {
+        dropped_events: (this.stream?.dropped_events ?? 0) + trace.stream.dropped_events,
+        decode_errors: (this.stream?.decode_errors ?? 0) + trace.stream.decode_errors,
+        unexpected_end: (this.stream?.unexpected_end ?? false) || trace.stream.unexpected_end,
+      };
+    }
+  }
+  /** The row fields of the attempts: always `attempts`, `stream` when a stream arrived damaged. */
+  fields(): Pick<RunRow, 'attempts' | 'stream'> {
+    return { attempts: this.attempts, ...(this.stream ? { stream: this.stream } : {}) };
+  }
   add(result: TimedReply): void {
     this.usage = sumUsage(this.usage, result.reply.usage);
     this.cost = addCost(this.cost, costOfUsage(result.reply.usage, this.ctx.resolved.prices));
@@ -94,10 +121,11 @@ async function ask(
   request: Omit<ChatRequest, 'signal'>,
 ): Promise<TimedReply> {
   const attempted = await withRetries(
-    () => ctx.client.completeTimed({ ...request, signal: ctx.signal }),
+    () => completeWhole(ctx.client, { ...request, signal: ctx.signal }),
     ctx.retry,
     { ...ctx.retryWorld, signal: ctx.signal },
   );
+  tally.trace(attempted);
   if (!attempted.ok) throw new Failed(attempted.failure);
   const result = attempted.value;
   const wrong = wrongModelReason(ctx.verify, ctx.resolved.model.id, result.served_model ?? result.reply.model);
@@ -235,8 +263,24 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
   } catch (error) {
     if (error instanceof WrongModel) return { kind: 'wrong-model', message: error.message };
     if (error instanceof Failed) {
-      if (error.failure.errorClass === 'aborted' || ctx.signal.aborted) return { kind: 'aborted' };
-      const reason = `request failed (${error.failure.errorClass}): ${error.failure.message}`;
+      if (error.failure.errorClass === 'aborted' || ctx.signal.aborted) {
+        const why = ctx.signal.aborted ? abortReason(ctx.signal) : error.failure.message;
+        return {
+          kind: 'aborted',
+          row: finish({
+            messages: materialized.messages,
+            max_tokens_sent: budget,
+            usage: tally.usage,
+            cost_usd: tally.cost,
+            grade: { status: 'error', reason: `aborted, not graded: ${why}` },
+            error_class: 'aborted',
+            error_message: why,
+            ...tally.fields(),
+          }),
+        };
+      }
+      const tries = tally.attempts.requests > 1 ? ` after ${tally.attempts.requests} attempts` : '';
+      const reason = `request failed (${error.failure.errorClass})${tries}, not graded: ${error.failure.message}`;
       return {
         kind: 'row',
         row: finish({
@@ -247,8 +291,10 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
           grade: { status: 'error', reason },
           error_class: error.failure.errorClass,
           error_message: error.failure.message,
+          ...tally.fields(),
         }),
         endpointFailure: true,
+        failure: error.failure,
       };
     }
     throw error;
@@ -278,6 +324,7 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
     cost_usd: tally.cost,
     grade,
     max_tokens_sent: budget,
+    ...tally.fields(),
     ...(overflow.happened ? { overflow: { happened: true, recovered: overflow.unrecovered === 0, budget }, recovery: overflow.first } : {}),
     ...(materialized.judge_input ? { judge_input: materialized.judge_input } : {}),
   });

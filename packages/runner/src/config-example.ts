@@ -7,9 +7,10 @@ version: 1
 
 providers:
   lmstudio:
-    kind: lmstudio              # lmstudio | ollama | llamacpp | vllm | openrouter | deepseek | openai | generic
+    kind: lmstudio              # lmstudio | ollama | llamacpp | vllm | openrouter | deepseek | openai | generic | llamacpp-inprocess
     base_url: http://localhost:1234/v1
     # concurrency: 1            # local servers run one request at a time unless they have more slots
+    # timeouts: { first_token_s: 300, gap_s: 120, total_s: 1800, connect_s: 30 }   # a model's own timeouts: override these
 
   # ollama:
   #   kind: ollama
@@ -19,6 +20,13 @@ providers:
   #   kind: llamacpp
   #   base_url: http://localhost:8080/v1
   #   concurrency: 2            # = llama-server --parallel
+
+  # engine:                     # no server: the GGUF runs in this process on llama.cpp (CPU)
+  #   kind: llamacpp-inprocess
+  #   gguf: models/qwen3-0.6b-q8_0.gguf   # absolute, or relative to this file
+  #   context: 4096             # default: the model's trained context, at most 4096
+  #   threads: 8                # default: llama.cpp's choice
+  #   batch: 512                # prompt tokens per batch
 
   # vllm:
   #   kind: vllm
@@ -54,6 +62,7 @@ models:
     #   api_key_header: bearer  # bearer (Authorization) | x-api-key
     #   pin_env: STUDIOFORGE_PIN  # MCP pairing PIN, for a lease server on another machine
     #   devices: [0]
+    #   idle_ttl_s: 300         # 5–86400; the server frees the GPU this long after a killed run's last heartbeat
 
   # deepseek-chat:
   #   provider: deepseek

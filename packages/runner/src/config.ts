@@ -1,14 +1,17 @@
 import { readFile, access } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import {
   configSchema,
+  inProcessEndpoint,
+  isInProcess,
   LOCAL_KINDS,
   type ModelConfig,
   type Prices,
   type ProviderConfig,
   type RunnerConfigData,
+  type TimeoutsConfig,
 } from './config-schema';
 import { configInvalid, RunnerError, type ConfigIssue } from './errors';
 
@@ -27,6 +30,27 @@ export interface ResolvedModel {
   /** How many of this provider's requests may run at once. */
   concurrency: number;
   prices: Prices | null;
+  /** Request limits in ms from models.yaml (model over provider, field by field); absent fields use the client's defaults. */
+  timeouts: RequestTimeouts;
+}
+
+/** Request time limits, milliseconds. */
+export interface RequestTimeouts {
+  connectMs?: number;
+  firstTokenMs?: number;
+  gapMs?: number;
+  totalMs?: number;
+}
+
+/** Merges the provider's and the model's `timeouts` (and the provider's old `timeout_s`) into milliseconds. */
+export function timeoutsOf(provider: ProviderConfig, model: ModelConfig): RequestTimeouts {
+  const merged: TimeoutsConfig = { ...(provider.timeout_s === undefined ? {} : { first_token_s: provider.timeout_s }), ...provider.timeouts, ...model.timeouts };
+  const out: RequestTimeouts = {};
+  if (merged.connect_s !== undefined) out.connectMs = merged.connect_s * 1000;
+  if (merged.first_token_s !== undefined) out.firstTokenMs = merged.first_token_s * 1000;
+  if (merged.gap_s !== undefined) out.gapMs = merged.gap_s * 1000;
+  if (merged.total_s !== undefined) out.totalMs = merged.total_s * 1000;
+  return out;
 }
 
 type Path = (string | number)[];
@@ -70,6 +94,16 @@ function crossReferenceIssues(file: string, doc: Document, counter: LineCounter,
       at(['models', label, 'provider'], `unknown provider "${model.provider}" (known: ${providerNames.join(', ') || 'none'})`);
     }
   }
+  for (const [label, model] of Object.entries(data.models)) {
+    const provider = data.providers[model.provider];
+    if (!provider) continue;
+    const t = timeoutsOf(provider, model);
+    for (const [name, ms] of [['first_token_s', t.firstTokenMs], ['gap_s', t.gapMs]] as const) {
+      if (ms !== undefined && t.totalMs !== undefined && ms > t.totalMs) {
+        at(['models', label, 'timeouts'], `${name} (${ms / 1000} s, from the model or its provider) is longer than total_s (${t.totalMs / 1000} s)`);
+      }
+    }
+  }
   if (data.judge && !data.models[data.judge.model]) {
     at(['judge', 'model'], `unknown model "${data.judge.model}" (known: ${Object.keys(data.models).join(', ') || 'none'})`);
   }
@@ -92,6 +126,13 @@ export function parseConfig(text: string, file = 'models.yaml'): RunnerConfig {
   if (!parsed.success) throw configInvalid(file, issuesFromZod(file, doc, counter, parsed.error));
   const crossIssues = crossReferenceIssues(file, doc, counter, parsed.data);
   if (crossIssues.length > 0) throw configInvalid(file, crossIssues);
+  // An in-process provider's `gguf` is relative to the file that names it.
+  for (const provider of Object.values(parsed.data.providers)) {
+    if (isInProcess(provider) && !isAbsolute(provider.gguf) && isAbsolute(file)) {
+      provider.gguf = resolve(dirname(file), provider.gguf);
+      provider.base_url = inProcessEndpoint(provider.gguf);
+    }
+  }
   return { ...parsed.data, file };
 }
 
@@ -166,6 +207,7 @@ export function resolveModel(config: RunnerConfigData & { file?: string }, label
     local,
     concurrency: provider.concurrency ?? (local ? 1 : 4),
     prices: model.prices ?? provider.prices ?? null,
+    timeouts: timeoutsOf(provider, model),
   };
 }
 

@@ -1,31 +1,40 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FetchLike } from '@crucibleforge/core';
-import { acquireLease, acquireLocalLease } from '@crucibleforge/lease';
+import { acquireLease, acquireLocalLease, type LeaseTimers } from '@crucibleforge/lease';
 import { takeBusyLock } from './busy-lock';
 import { createSandbox } from '@crucibleforge/sandbox';
 import { createTimedCompleter, listModelMetadata } from '@crucibleforge/timing';
 import type { ClientFactory } from './client';
+import { isInProcess } from './config-schema';
+import { inProcessClient, inProcessMetadata } from './in-process';
 import { RunnerError } from './errors';
 import type { ResolvedModel } from './config';
 import type { HeldLease, LeaseAcquirer, MetadataLookup } from './world';
 import type { Sandbox } from '@crucibleforge/sandbox';
 
-/** The real client: the timing package's streamed, timed completer, with the provider's reasoning switch. */
-export const timingClientFactory: ClientFactory = (model, apiKey, world) =>
-  createTimedCompleter({
-    baseUrl: model.provider.base_url,
+/**
+ * The real client: the timing package's streamed, timed completer, with the provider's reasoning switch;
+ * for a `llamacpp-inprocess` provider the in-process llama.cpp engine (loaded on the first request).
+ */
+export const timingClientFactory: ClientFactory = (model, apiKey, world) => {
+  const provider = model.provider;
+  if (isInProcess(provider)) return inProcessClient(provider, model.model.id, world);
+  return createTimedCompleter({
+    baseUrl: provider.base_url,
     ...(apiKey === undefined ? {} : { apiKey }),
     model: model.model.id,
-    providerKind: model.provider.kind,
+    providerKind: provider.kind,
     ...(world.fetch ? { fetch: world.fetch } : {}),
     ...(world.clock ? { clock: world.clock } : {}),
-    ...(model.provider.timeout_s ? { timeouts: { firstTokenMs: model.provider.timeout_s * 1000 } } : {}),
+    timeouts: model.timeouts,
   });
+};
 
 /** Context length from the endpoint's own model listing (LM Studio, Ollama, /v1/models), when it says. */
 export function timingMetadata(fetch?: FetchLike): MetadataLookup {
   return async (model, apiKey) => {
+    if (isInProcess(model.provider)) return inProcessMetadata(model.provider);
     const meta = await listModelMetadata(model.provider.base_url, {
       ...(fetch ? { fetch } : {}),
       ...(apiKey === undefined ? {} : { apiKey }),
@@ -47,6 +56,9 @@ export interface LeaseAcquirerOptions {
   cacheDir: string;
   fetch?: FetchLike;
   holder?: string;
+  /** Heartbeat timers and monotonic clock for StudioForge leases (default real; tests pass manual ones). */
+  timers?: LeaseTimers;
+  now?: () => number;
 }
 
 /** The lock directory of a local endpoint: one per base_url (trailing slashes and case of the origin ignored). */
@@ -115,11 +127,13 @@ export function createLeaseAcquirer(options: LeaseAcquirerOptions): LeaseAcquire
       server: lease.server,
       ...(apiKey || pin ? { auth } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timers ? { timers: options.timers } : {}),
+      ...(options.now ? { now: options.now } : {}),
       devices,
       modelIds: lease.model_ids ?? [model.model.id],
       holder,
       reason: `benchmark ${model.label}`,
-      ...(lease.idle_ttl_s ? { idleTtlS: lease.idle_ttl_s } : {}),
+      ...(lease.idle_ttl_s === undefined ? {} : { idleTtlS: lease.idle_ttl_s }),
       ...(lease.priority ? { priority: lease.priority as 1 | 2 | 3 } : {}),
       waitMs,
       signal,

@@ -35,6 +35,7 @@ export async function summarizeRun(resultsDir: string, runId: string, resumed: b
       passes: mine.filter((r) => r.grade.status === 'pass').length,
       cost_usd: mine.reduce((s, r) => s + (r.cost_usd ?? 0), 0),
       stopped: session?.stopped ?? null,
+      aborted: mine.filter((r) => r.error_class === 'aborted').length,
     };
   });
   return {

@@ -12,7 +12,9 @@ export type RunnerErrorCode =
   | 'RUNNER_NO_JUDGE'
   | 'RUNNER_CANARY_FAILED'
   | 'RUNNER_STORAGE'
-  | 'RUNNER_BUSY';
+  | 'RUNNER_BUSY'
+  /** A reply stream arrived damaged (events not JSON, bytes not UTF-8, an end without finish): the endpoint's fault. Retryable. */
+  | 'RUNNER_BAD_STREAM';
 
 export class RunnerError extends CrucibleError<RunnerErrorCode> {
   constructor(code: RunnerErrorCode, message: string, options: ConstructorParameters<typeof CrucibleError>[2] = {}) {

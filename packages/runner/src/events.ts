@@ -18,6 +18,8 @@ export interface ModelOutcome {
   passes: number;
   cost_usd: number;
   stopped: { reason: StopReason; message: string } | null;
+  /** Cases cut off in flight by a stop: stored as rows of class `aborted` (never graded; a resume runs them again). */
+  aborted: number;
 }
 
 export interface RunSummary {

@@ -1,7 +1,7 @@
 export { RunnerError, formatIssues } from './errors';
 export type { RunnerErrorCode, ConfigIssue } from './errors';
-export { PROVIDER_KINDS, LOCAL_KINDS, configSchema } from './config-schema';
-export type { ProviderKind, Prices, ProviderConfig, ModelConfig, LeaseConfig, JudgeConfig, RunnerConfigData } from './config-schema';
+export { PROVIDER_KINDS, LOCAL_KINDS, IN_PROCESS_KIND, configSchema, isInProcess, inProcessEndpoint } from './config-schema';
+export type { AnyProviderKind, HttpProviderConfig, InProcessProviderConfig, ProviderKind, Prices, ProviderConfig, ModelConfig, LeaseConfig, JudgeConfig, RunnerConfigData } from './config-schema';
 export { parseConfig, loadConfig, configCandidates, resolveConfigPath, resolveModel, selectModels, apiKeyFor, secretVariables, configuredSecrets } from './config';
 export type { RunnerConfig, ResolvedModel, ConfigLocations } from './config';
 export { exampleConfig } from './config-example';
@@ -10,7 +10,7 @@ export type { OpenClawImportOptions, OpenClawImportResult } from './openclaw';
 export { costOfUsage, sumUsage, estimateCost, caseUpperBound, BudgetLedger } from './cost';
 export type { EstimateItem, CostEstimate } from './cost';
 export { listRuns, loadRun, latestRunId, missingKeys, isRetryableRow, assertRunId, foldRecords } from './storage';
-export type { LoadedRun, RunListing } from './storage';
+export type { LoadedRun, RunListing, RunLoader } from './storage';
 export { writeRunSpeed, readRunSpeed, SPEED_FILE } from './speed-store';
 export { loadRunSide } from './run-side';
 export type { RunSide } from './run-side';
@@ -39,6 +39,7 @@ export { regradeRun, storedReply } from './regrade';
 export type { RegradeOptions, RegradeSummary, RegradeChange } from './regrade';
 export type { RecoverOptions } from './recover';
 export { timingClientFactory, timingMetadata, defaultSandbox, createLeaseAcquirer } from './defaults';
+export { probeInProcess, ggufModelInfo } from './in-process';
 // What an endpoint serves (ids, size, quantization), for apps that depend on the runner alone (the GUI).
 export { probeEndpoint } from '@crucibleforge/timing';
 export type { EndpointProbe, ModelInfo, ModelListing } from '@crucibleforge/timing';

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listLocalLocks } from '@crucibleforge/lease';
-import { startLeaseServerDouble, type LeaseServerDouble } from '@crucibleforge/lease/testing';
+import { createManualTime, startLeaseServerDouble, type LeaseServerDouble } from '@crucibleforge/lease/testing';
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun } from './api';
@@ -113,5 +113,71 @@ models:
 
   it('a pin_env that is not set is a clear error naming the variable', async () => {
     await expect(headersSent('pin_env: RIG_PIN', {})).rejects.toThrow(/pairing PIN: set the environment variable RIG_PIN/);
+  });
+});
+
+describe('a 10 s idle TTL lease through a 60 s run', () => {
+  it('the heartbeat keeps it alive for every case (fake clock), then it is released', async () => {
+    const time = createManualTime();
+    const shortRig = await startLeaseServerDouble({ gpus: [0], now: time.now });
+    const expiredAtRequest: number[] = [];
+    // each case's answer takes 10 s of the injected clock: six cases = a 60 s run
+    const slow = await startSimEndpoint({
+      models: [
+        {
+          id: 'ten-second',
+          first_token_base_ms: 1,
+          decode_tps: 20_000,
+          answer: async () => {
+            await time.advance(10_000);
+            shortRig.state.sweep(); // the server's periodic TTL sweep
+            expiredAtRequest.push(shortRig.state.expired.length);
+            return { content: 'Answer: 5' };
+          },
+        },
+      ],
+    });
+    try {
+      const config = parseConfig(`providers:
+  p: { kind: llamacpp, base_url: ${slow.url}, concurrency: 1 }
+models:
+  ten-second: { provider: p, id: ten-second, context_length: 4096, lease: { server: ${shortRig.url}, devices: [0], idle_ttl_s: 10 } }
+`);
+      const acquire = createLeaseAcquirer({ env: {}, cacheDir, timers: time.timers, now: time.now });
+      const run = await createRun({
+        config,
+        env: {},
+        models: ['ten-second'],
+        profile: 'p',
+        resultsDir: await mkdtemp(join(tmpdir(), 'cf-lease-ttl-')),
+        casesDir: '/unused',
+        driver: testDriver(Array.from({ length: 5 }, (_, i) => ({ id: `c${i}`, prompt: 'What is 2+3?', expect: '5' }))),
+        toolVersion: 't',
+        world: { sleep: fakeSleep().sleep, acquireLease: acquire },
+      });
+      const summary = await run.done;
+      expect(summary.models[0]).toMatchObject({ done: 5, passes: 5, stopped: null });
+      expect(expiredAtRequest.length).toBe(6); // preflight + 5 cases, 10 s each
+      expect(expiredAtRequest.every((n) => n === 0)).toBe(true);
+      const touches = shortRig.requests.filter((r) => r.path.endsWith('/touch'));
+      expect(touches.length).toBeGreaterThanOrEqual(17); // 60 s / (10 s / 3)
+      expect(shortRig.state.expired).toEqual([]);
+      expect(shortRig.state.released).toHaveLength(1);
+      expect(shortRig.state.leases.size).toBe(0);
+    } finally {
+      await slow.close();
+      await shortRig.close();
+    }
+  });
+
+  it('models.yaml refuses an idle_ttl_s the heartbeat cannot keep, naming the field and the range', () => {
+    const yaml = (ttl: number) => `providers:
+  p: { kind: llamacpp, base_url: http://127.0.0.1:9/v1 }
+models:
+  m: { provider: p, id: m, lease: { server: http://127.0.0.1:9, idle_ttl_s: ${ttl} } }
+`;
+    expect(() => parseConfig(yaml(1))).toThrow(/idle_ttl_s[^\n]*at least 5 s/);
+    expect(() => parseConfig(yaml(100_000))).toThrow(/idle_ttl_s[^\n]*at most 86400 s/);
+    expect(() => parseConfig(yaml(10))).not.toThrow();
   });
 });

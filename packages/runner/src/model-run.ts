@@ -2,11 +2,13 @@ import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import { runCase, type ModelContext } from './case-run';
 import { caseUpperBound, type BudgetLedger } from './cost';
+import type { ModelClient } from './client';
 import type { CaseDriver } from './driver';
 import type { ModelOutcome, RunEvent } from './events';
 import { verifyModeOf } from './guard';
 import type { PlannedModel } from './plan';
 import { preflight } from './preflight';
+import type { EndpointErrorClass } from './retry';
 import { sentBudget } from './case-run';
 import type { RunLog } from './storage';
 import type { RunRow, StopReason } from './storage-types';
@@ -14,6 +16,13 @@ import { hexId, type HeldLease, type ResolvedWorld } from './world';
 
 /** A model is stopped after this many endpoint failures in a row; other models go on. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
+
+/** A stop caused by an endpoint fault says which: nothing answering, or a stall; other faults keep `fallback`. */
+export function stopReasonOf(errorClass: EndpointErrorClass | null, fallback: StopReason): StopReason {
+  if (errorClass === 'unreachable') return 'endpoint-down';
+  if (errorClass === 'stall') return 'stalled';
+  return fallback;
+}
 
 export interface ModelRunShared {
   runId: string;
@@ -31,7 +40,7 @@ export interface ModelRunShared {
 export async function runModel(shared: ModelRunShared, planned: PlannedModel, apiKey: string | undefined): Promise<ModelOutcome> {
   const { resolved } = planned;
   const { world, emit } = shared;
-  const outcome: ModelOutcome = { model: resolved.label, done: 0, total: planned.todo.length, passes: 0, cost_usd: 0, stopped: null };
+  const outcome: ModelOutcome = { model: resolved.label, done: 0, total: planned.todo.length, passes: 0, cost_usd: 0, stopped: null, aborted: 0 };
   if (planned.todo.length === 0) return outcome;
   emit({ type: 'model-start', model: resolved.label, cases: planned.todo.length });
 
@@ -43,6 +52,9 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
   const stop = async (reason: StopReason, message: string) => {
     if (outcome.stopped) return;
     outcome.stopped = { reason, message };
+    // A stopped model's requests in flight are cancelled at once (their rows are marked aborted). Not at the
+    // budget: the cases in flight were paid for up front (reserved) and may finish.
+    if (reason !== 'budget') controller.abort(new Error(`${resolved.label} was stopped (${reason}): ${message}`));
     emit({ type: 'model-stopped', model: resolved.label, reason, message });
     await shared.log.append({ kind: 'model-stopped', model: resolved.label, reason, message, at: world.now().toISOString() });
   };
@@ -56,6 +68,7 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
   };
 
   let lease: HeldLease | null = null;
+  let client: ModelClient | null = null;
   let lostStop: Promise<void> | undefined;
   const onLeaseLost = () => {
     const why = lease?.signal?.reason;
@@ -81,7 +94,7 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
       if (lease.signal?.aborted) onLeaseLost();
       else lease.signal?.addEventListener('abort', onLeaseLost, { once: true });
     }
-    const client = world.clientFactory(resolved, apiKey, { fetch: world.fetch, clock: world.clock });
+    client = world.clientFactory(resolved, apiKey, { fetch: world.fetch, clock: world.clock });
     const verify = verifyModeOf(resolved);
     const check = await preflight(resolved, client, verify, world.retry, retryWorld);
     let contextLength = resolved.model.context_length ?? null;
@@ -99,7 +112,7 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
       message: check.message,
     });
     if (!check.ok) {
-      await stop(controller.signal.aborted ? 'stopped' : check.wrongModel ? 'wrong-model' : 'preflight-failed', check.message);
+      await stop(controller.signal.aborted ? 'stopped' : check.wrongModel ? 'wrong-model' : stopReasonOf(check.errorClass, 'preflight-failed'), check.message);
       return outcome;
     }
     if (contextLength === null && planned.todo.some((t) => t.planned.min_context !== null)) {
@@ -144,11 +157,15 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
             shared.ledger.settle(bound, null);
             throw error;
           });
-          shared.ledger.settle(bound, result.kind === 'row' ? result.row.cost_usd : null);
-          if (result.kind === 'aborted') return;
+          shared.ledger.settle(bound, result.kind === 'wrong-model' ? null : result.row.cost_usd);
+          if (result.kind === 'aborted') {
+            await shared.log.append({ kind: 'row', row: result.row });
+            outcome.aborted += 1;
+            emit({ type: 'case-end', model: resolved.label, row: result.row });
+            return;
+          }
           if (result.kind === 'wrong-model') {
             await stop('wrong-model', result.message);
-            controller.abort(new Error(result.message));
             return;
           }
           await shared.log.append({ kind: 'row', row: result.row });
@@ -160,7 +177,8 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
           if (result.endpointFailure) {
             consecutive += 1;
             if (consecutive >= MAX_CONSECUTIVE_FAILURES) {
-              await stop('endpoint-failures', `${consecutive} requests in a row failed; last: ${result.row.error_message ?? result.row.grade.reason}`);
+              const last = result.failure?.errorClass ?? null;
+              await stop(stopReasonOf(last, 'endpoint-failures'), `${consecutive} cases in a row failed (last: ${last ?? 'error'}): ${result.row.error_message ?? result.row.grade.reason}`);
             }
           } else if (result.row.grade.status !== 'skipped') consecutive = 0;
         }),
@@ -172,6 +190,8 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
     shared.runSignal.removeEventListener('abort', onRunAbort);
     lease?.signal?.removeEventListener('abort', onLeaseLost); // our own release below also aborts it
     await lostStop;
+    // An in-process engine frees its weights before the lease (and the next model) goes on.
+    await client?.close?.().catch((error: unknown) => notice(`closing the model failed: ${error instanceof Error ? error.message : String(error)}`));
     if (lease) {
       await lease.release().catch((error: unknown) => notice(`releasing the lease failed: ${error instanceof Error ? error.message : String(error)}`));
     }

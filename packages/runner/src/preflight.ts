@@ -1,7 +1,8 @@
 import type { ModelClient } from './client';
 import type { ResolvedModel } from './config';
 import { wrongModelReason, type VerifyMode } from './guard';
-import { withRetries, type RetryPolicy, type RetryWorld } from './retry';
+import { completeWhole } from './client';
+import { withRetries, type AttemptTrace, type EndpointErrorClass, type RetryPolicy, type RetryWorld } from './retry';
 
 export type PreflightResult =
   | {
@@ -12,7 +13,7 @@ export type PreflightResult =
       ttft_s: number | null;
       message: string;
     }
-  | { ok: false; wrongModel: boolean; served_model: string | null; message: string };
+  | { ok: false; wrongModel: boolean; served_model: string | null; message: string; errorClass: EndpointErrorClass | null; trace: AttemptTrace | null };
 
 /**
  * The data-channel check: a real streamed completion (not just GET /models), the wrong-model guard, and
@@ -28,7 +29,7 @@ export async function preflight(
   const mode = resolved.model.reasoning;
   const attempted = await withRetries(
     () =>
-      client.completeTimed({
+      completeWhole(client, {
         messages: [{ role: 'user', content: 'Reply with the single word: ready' }],
         max_tokens: Math.min(resolved.model.max_tokens ?? 512, 512),
         temperature: 0,
@@ -43,15 +44,17 @@ export async function preflight(
       ok: false,
       wrongModel: false,
       served_model: null,
-      message: `${resolved.provider.base_url} did not complete a streamed request (${attempted.failure.errorClass}): ${attempted.failure.message}`,
+      message: `${resolved.provider.base_url} did not complete a streamed request (${attempted.failure.errorClass}${attempted.attempts > 1 ? `, ${attempted.attempts} attempts` : ''}): ${attempted.failure.message}`,
+      errorClass: attempted.failure.errorClass,
+      trace: attempted,
     };
   }
   const { reply, served_model, ttft_s } = attempted.value;
   const served = served_model ?? reply.model;
   const wrong = wrongModelReason(verify, resolved.model.id, served);
-  if (wrong) return { ok: false, wrongModel: true, served_model: served, message: wrong };
+  if (wrong) return { ok: false, wrongModel: true, served_model: served, message: wrong, errorClass: null, trace: null };
   if (reply.content.trim() === '' && reply.reasoning.trim() === '' && reply.tool_calls.length === 0) {
-    return { ok: false, wrongModel: false, served_model: served, message: 'the stream completed but carried no tokens' };
+    return { ok: false, wrongModel: false, served_model: served, message: 'the stream completed but carried no tokens', errorClass: null, trace: null };
   }
   const thinks = reply.reasoning.trim() !== '' || (reply.usage.reasoning_tokens ?? 0) > 0;
   const reasoning = mode === 'on' || (mode === 'auto' && thinks);

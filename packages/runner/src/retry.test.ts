@@ -36,7 +36,14 @@ describe('withRetries', () => {
       DEFAULT_RETRY,
       { sleep: async (ms) => void waits.push(ms), random: () => 0.5 },
     );
-    expect(result).toEqual({ ok: true, value: 'ok', attempts: 2 });
+    expect(result).toEqual({
+      ok: true,
+      value: 'ok',
+      attempts: 2,
+      faults: [{ class: 'rate-limited', message: expect.any(String), wait_s: 7 }],
+      wait_s: 7,
+      stream: null,
+    });
     expect(waits).toEqual([7000]);
   });
   it('backs off exponentially and gives up after the last attempt', async () => {

@@ -1,7 +1,7 @@
 import type { SpeedSummary } from '@crucibleforge/core';
 import { RunnerError } from './errors';
 import { readRunSpeed } from './speed-store';
-import { loadRun } from './storage';
+import { loadRun, type RunLoader } from './storage';
 import type { RunRow } from './storage-types';
 
 /** One model of a stored run, as a comparison reads it (the report package's `CompareSide`). */
@@ -21,8 +21,13 @@ export interface RunSide {
  * model. Throws RUNNER_UNKNOWN_RUN for a run that is not there and RUNNER_UNKNOWN_MODEL, naming the run's
  * models, for a label it does not have (or a missing label when the run has several).
  */
-export async function loadRunSide(resultsDir: string, runId: string, model: string | null): Promise<RunSide> {
-  const run = await loadRun(resultsDir, runId);
+export async function loadRunSide(
+  resultsDir: string,
+  runId: string,
+  model: string | null,
+  reader: { load?: RunLoader; speed?: typeof readRunSpeed } = {},
+): Promise<RunSide> {
+  const run = await (reader.load ?? loadRun)(resultsDir, runId);
   const labels = run.manifest.models.map((m) => m.label);
   const label = model ?? (labels.length === 1 ? labels[0]! : null);
   if (label === null) {
@@ -35,6 +40,6 @@ export async function loadRunSide(resultsDir: string, runId: string, model: stri
       details: { run_id: runId, model: label, models: labels },
     });
   }
-  const speed = ((await readRunSpeed(resultsDir, runId)) ?? []).find((s) => s.model === label) ?? null;
+  const speed = ((await (reader.speed ?? readRunSpeed)(resultsDir, runId)) ?? []).find((s) => s.model === label) ?? null;
   return { run_id: runId, model: label, rows: run.rows, speed, seed: run.manifest.seed };
 }

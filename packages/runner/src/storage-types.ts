@@ -4,6 +4,10 @@ import type { Category, GradeOutcome, JudgeRecord, ResultRow, RunManifest } from
 export type StopReason =
   | 'preflight-failed'
   | 'wrong-model'
+  /** Connected, but no token came in time (at the preflight, or three cases in a row). */
+  | 'stalled'
+  /** Nothing answers at the base URL (at the preflight, or three cases in a row). */
+  | 'endpoint-down'
   | 'endpoint-failures'
   | 'budget'
   | 'lease-failed'

@@ -264,8 +264,11 @@ export interface RunListing {
   fingerprint: string;
 }
 
-/** Every run in the results dir, oldest first. Folders without a readable manifest are ignored. */
-export async function listRuns(resultsDir: string): Promise<RunListing[]> {
+/** How a run is read (a server passes one with a cache, a size cap and a path guard). */
+export type RunLoader = (resultsDir: string, runId: string) => Promise<LoadedRun>;
+
+/** Every run in the results dir, oldest first. Folders without a readable manifest (or that `load` refuses) are ignored. */
+export async function listRuns(resultsDir: string, load: RunLoader = loadRun): Promise<RunListing[]> {
   let entries: string[];
   try {
     entries = await readdir(resultsDir);
@@ -277,7 +280,7 @@ export async function listRuns(resultsDir: string): Promise<RunListing[]> {
     if (!RUN_ID.test(name)) continue;
     try {
       if (!(await stat(join(resultsDir, name))).isDirectory()) continue;
-      const run = await loadRun(resultsDir, name);
+      const run = await load(resultsDir, name);
       const missing = missingKeys(run.manifest, run.rows).length;
       const total = run.manifest.models.length * run.manifest.cases.length;
       runs.push({

@@ -13,7 +13,7 @@ export interface ReplyContext {
   plan: Plan;
   truth: SimTruth;
   header: ReplyHeader;
-  fault: Exclude<SimFault, { kind: 'status' } | { kind: 'not_sse' }> | undefined;
+  fault: Exclude<SimFault, { kind: 'status' } | { kind: 'not_sse' } | { kind: 'reset_before_response' }> | undefined;
   /** The request carried stream_options.include_usage. */
   include_usage: boolean;
   /** Aborts when the client goes away or the endpoint closes. */
@@ -98,17 +98,35 @@ export async function streamReply(ctx: ReplyContext): Promise<void> {
   /** Set by a stall: nothing is sent before this time, and later deadlines move by the same amount. */
   let stallUntil = 0;
   let faultDone = fault === undefined;
+  /** Set by corrupted_chunk: the next token event goes out cut off. */
+  let corruptNext = false;
+  const nl = model.crlf ? '\r\n\r\n' : '\n\n';
   /** Applies the mid-stream fault once `sent` tokens are out; returns false when the stream must stop. */
   const applyFault = (sent: number, force: boolean): boolean => {
     if (faultDone || !fault || (sent < fault.after_tokens && !force)) return true;
     faultDone = true;
-    if (fault.kind === 'reset') {
-      res.socket?.destroy();
-      return false;
+    switch (fault.kind) {
+      case 'reset':
+        res.socket?.destroy();
+        return false;
+      case 'unexpected_end':
+        res.end();
+        return false;
+      case 'stall':
+        stallUntil = performance.now() + fault.stall_ms;
+        return true;
+      case 'corrupted_chunk':
+        corruptNext = true;
+        return true;
+      case 'bad_utf8': {
+        const head = Buffer.from(`data: {"id": "${ctx.header.id}", "choices": [{"index": 0, "delta": {"content": "`);
+        res.write(Buffer.concat([head, Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from(`"}}]}${nl}`)]));
+        return true;
+      }
+      case 'malformed_chunk':
+        send(res, `data: {"id": "${ctx.header.id}", "choices": [{"delta": {"content": "unterminated${nl}`);
+        return true;
     }
-    if (fault.kind === 'stall') stallUntil = performance.now() + fault.stall_ms;
-    else send(res, `data: {"id": "${ctx.header.id}", "choices": [{"delta": {"content": "unterminated${model.crlf ? '\r\n\r\n' : '\n\n'}`);
-    return true;
   };
   let sent = 0;
   for (const event of plan.events) {
@@ -119,7 +137,10 @@ export async function streamReply(ctx: ReplyContext): Promise<void> {
       due = stallUntil;
     }
     if (!(await waitUntil(due, signal))) return;
-    const at = send(res, sse.data(chunk(ctx.header, eventDelta(event, model.reasoning_encoding), null, usageNull(ctx))));
+    const frame = sse.data(chunk(ctx.header, eventDelta(event, model.reasoning_encoding), null, usageNull(ctx)));
+    // A corrupted event loses its closing half: the client cannot parse it and its text is gone.
+    const at = send(res, corruptNext ? `${frame.slice(0, Math.floor(frame.length / 2))}${nl}` : frame);
+    corruptNext = false;
     recordEvent(truth, at, event.tokens, event.reasoning_tokens, event.content_tokens, event.tool?.id !== undefined);
     sent += event.tokens;
   }
@@ -141,7 +162,7 @@ export async function streamReply(ctx: ReplyContext): Promise<void> {
 /**
  * Answers a non-streaming request with one JSON body at the time the last token would have been
  * sent. Faults: reset destroys the socket when token `after_tokens` is due, stall adds its delay,
- * malformed_chunk sends a cut-off JSON body.
+ * malformed_chunk, corrupted_chunk, bad_utf8 and unexpected_end send a cut-off JSON body.
  */
 export async function jsonReply(ctx: ReplyContext): Promise<void> {
   const { res, model, plan, truth, fault, signal } = ctx;
@@ -164,5 +185,6 @@ export async function jsonReply(ctx: ReplyContext): Promise<void> {
   if (model.llamacpp_timings) extra.timings = timingsFor(ctx);
   const body = JSON.stringify(completionBody(ctx.header, plan, model.reasoning_encoding, extra));
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(fault?.kind === 'malformed_chunk' ? body.slice(0, Math.floor(body.length / 2)) : body);
+  const cut = fault?.kind === 'malformed_chunk' || fault?.kind === 'corrupted_chunk' || fault?.kind === 'unexpected_end' || fault?.kind === 'bad_utf8';
+  res.end(cut ? body.slice(0, Math.floor(body.length / 2)) : body);
 }

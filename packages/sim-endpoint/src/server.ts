@@ -161,8 +161,15 @@ class SimServer {
     const fault = this.faultFor(model, view);
     truth.fault = fault?.kind ?? null;
     if (fault?.kind === 'status') {
-      const headers: Record<string, string> = fault.status === 429 ? { 'retry-after': String(fault.retry_after_s ?? 1) } : {};
+      const wait = fault.retry_after_s ?? 1;
+      const retryAfter = fault.retry_after_date ? new Date(Date.now() + wait * 1000).toUTCString() : String(wait);
+      const headers: Record<string, string> = fault.status === 429 ? { 'retry-after': retryAfter } : {};
       return fail(fault.status, fault.message ?? `Simulated HTTP ${fault.status}`, null, headers);
+    }
+    if (fault?.kind === 'reset_before_response') {
+      truth.status = 0;
+      req.socket.destroy();
+      return;
     }
     let answer: SimAnswer;
     try {

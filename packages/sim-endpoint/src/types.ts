@@ -42,10 +42,15 @@ export interface SimRequestView {
 export type AnswerFn = (request: SimRequestView) => SimAnswer | Promise<SimAnswer>;
 
 export type SimFault =
-  | { kind: 'status'; status: 401 | 404 | 429 | 500 | 503; retry_after_s?: number; message?: string }
+  /** `retry_after_date`: send Retry-After as an HTTP date (now + retry_after_s) instead of seconds. */
+  | { kind: 'status'; status: 401 | 404 | 429 | 500 | 503; retry_after_s?: number; retry_after_date?: boolean; message?: string }
   | { kind: 'reset'; after_tokens: number } // destroy the socket mid-stream
+  | { kind: 'reset_before_response' } // accept the request, then destroy the socket before any header
   | { kind: 'stall'; after_tokens: number; stall_ms: number } // no bytes for stall_ms, then continue
-  | { kind: 'malformed_chunk'; after_tokens: number } // one `data:` line that is not JSON
+  | { kind: 'malformed_chunk'; after_tokens: number } // one extra `data:` line that is not JSON
+  | { kind: 'corrupted_chunk'; after_tokens: number } // the next token event is sent cut off: its text is lost
+  | { kind: 'bad_utf8'; after_tokens: number } // one `data:` event whose text carries bytes that are not UTF-8
+  | { kind: 'unexpected_end'; after_tokens: number } // the body ends cleanly there: no finish chunk, no [DONE]
   | { kind: 'not_sse' }; // 200 with text/html instead of an event stream
 
 export interface SimModelOptions {

@@ -42,7 +42,7 @@ describe('runSpeedBenchmark', () => {
     expect(new Set(prompts.map((p) => p.slice(0, 10))).size).toBe(6);
     for (const p of prompts) expect(p).toMatch(/^\[[0-9a-f]{8}\] /);
     // The sim's 2000 T/s from an 8B Q4_K_M (≈4.6 GB) at 1000 GB/s is above the roofline: flagged.
-    expect(report.plausibility.confidence).toBe('LOW');
+    expect(report.plausibility.confidence).toBe('SUSPICIOUS');
     expect(report.plausibility.reasons.join(' ')).toMatch(/above the physical limit/);
     expect(report.endpoint.model).toMatchObject({ quantization: 'Q4_K_M', state: 'loaded', max_context: 32768 });
     expect(report.formulas.decode_tps).toMatch(/N_out − N_first/);
@@ -56,7 +56,7 @@ describe('runSpeedBenchmark', () => {
     const table = renderSpeedReport(report);
     expect(table).toMatch(/short_50 +TTFT \(s\) +2 /);
     expect(table).toMatch(/TTFT reasoning \(s\) +0 +— +— /);
-    expect(table).toContain('plausibility: LOW');
+    expect(table).toContain('plausibility: SUSPICIOUS');
   });
 
   it('runs depth and concurrency sweeps; aggregate throughput grows with streams', async () => {

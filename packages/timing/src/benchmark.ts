@@ -1,7 +1,7 @@
 import { systemClock, type ChatRequest, type RandomSource, type ReasoningMode, type SpeedSummary } from '@crucibleforge/core';
 import pLimit from 'p-limit';
-import { FATAL_TIMING_CODES } from './errors';
-import { FORMULAS } from './formulas';
+import { FATAL_TIMING_CODES, timingError } from './errors';
+import { FORMULAS, IN_PROCESS_FORMULAS, type Formulas } from './formulas';
 import type { GgufInfo } from './gguf';
 import { listModelMetadata, type ModelInfo } from './metadata';
 import { sameModel } from './model-id';
@@ -10,9 +10,19 @@ import { depthPrompt, makeNonce, SPEED_PROMPTS, withNonce, type SpeedPromptKey, 
 import { failedRecord, mediansOf, okRecord, okRuns, statsOf, type MedianMetrics, type RunRecord, type StatMetric } from './records';
 import { median, summarize, type MetricStats } from './stats';
 import { streamChat } from './stream';
+import type { TimedCompleter } from './completer';
 import type { EndpointOptions, ProviderKind } from './types';
 
-export interface SpeedBenchmarkOptions extends EndpointOptions {
+export interface SpeedBenchmarkOptions extends Omit<EndpointOptions, 'baseUrl'> {
+  /** The endpoint (needed without a completer; also where metadata is asked and what the report names). */
+  baseUrl?: string;
+  /**
+   * The model to measure through: any {@link TimedCompleter} (an in-process engine, say). Default: the
+   * HTTP client on `baseUrl`.
+   */
+  completer?: Pick<TimedCompleter, 'completeTimed'>;
+  /** What the report names as the endpoint when there is no `baseUrl` (e.g. `in-process:/models/x.gguf`). */
+  endpointLabel?: string;
   random?: RandomSource;
   /** Wall clock for started_at / finished_at. */
   now?: () => Date;
@@ -32,6 +42,15 @@ export interface SpeedBenchmarkOptions extends EndpointOptions {
   /** Advertised memory bandwidth, GB/s (overrides `gpu`). */
   bandwidthGbs?: number | null;
   gpu?: string | null;
+  /** This host's measured memory bandwidth, GB/s: the roofline of a CPU/APU run when no GPU is named. */
+  hostBandwidthGbs?: number | null;
+  /** This CPU's last-level cache, bytes: a model that fits in it may beat the host roofline (MEDIUM, not SUSPICIOUS). */
+  hostCacheBytes?: number | null;
+  /**
+   * Measures (or reads) the host's bandwidth only when the roofline needs it: no GPU or bandwidth named,
+   * the weights known. For a model on this machine (in process, or a loopback server).
+   */
+  hostBandwidth?: () => Promise<number | null>;
   gguf?: GgufInfo | null;
   /** Ask the endpoint for model metadata (default true). */
   metadata?: boolean;
@@ -97,7 +116,7 @@ export interface SpeedReport {
   depth_sweep: DepthPoint[] | null;
   concurrency_sweep: ConcurrencyPoint[] | null;
   plausibility: Plausibility;
-  formulas: typeof FORMULAS;
+  formulas: Formulas;
   summary: SpeedSummary;
   failures: number;
   wrong_model: boolean;
@@ -120,7 +139,7 @@ function publicUrl(url: string): string {
 
 const QUANT_RE = /(?<![a-z0-9])(iq\d_[a-z]+|q\d_k_[sml]|q\d_k|q\d_\d|bf16|f16|fp16|mxfp4|[48]bit)(?![a-z0-9])/i;
 
-function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null, runs: RunRecord[]): Plausibility {
+function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null, runs: RunRecord[], hostGbs: number | null): Plausibility {
   const ok = okRuns(runs);
   const gguf = options.gguf ?? null;
   const fromName = parseParamCounts(options.model);
@@ -129,6 +148,9 @@ function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null,
   if (ok.some((r) => r.usage_mismatch)) notes.push('reported token counts disagree with the client estimate by more than 10 %');
   if (ok.some((r) => r.server_mismatch)) notes.push('server-reported timings disagree with the client by more than 20 %');
   if (ok.some((r) => (r.cached_tokens ?? 0) > 0)) notes.push('some prompt tokens came from the server cache');
+  // A decoded token reads the KV cache of everything before it: the prompt plus half the reply on average.
+  const depth = median(ok.map((r) => (r.prompt_tokens === null ? null : r.prompt_tokens + (r.completion_tokens ?? 0) / 2)));
+  const kvPerPosition = gguf?.kv_bytes_per_position ?? null;
   return assessPlausibility({
     decode_tps: median(ok.map((r) => r.decode_tps)),
     active_weight_bytes: gguf?.active_bytes_per_token ?? null,
@@ -140,6 +162,9 @@ function plausibilityFor(options: SpeedBenchmarkOptions, info: ModelInfo | null,
     expert_used_count: gguf?.expert_used_count ?? info?.expert_used_count ?? null,
     bandwidth_gbs: options.bandwidthGbs ?? null,
     gpu: options.gpu ?? null,
+    host_bandwidth_gbs: hostGbs,
+    host_cache_bytes: options.hostCacheBytes ?? null,
+    ...(kvPerPosition !== null && depth !== null ? { kv_bytes_per_token: kvPerPosition * depth } : {}),
     wrong_model: ok.some((r) => r.wrong_model),
     notes,
   });
@@ -165,11 +190,13 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
   const startedAt = now().toISOString();
   const warnings: string[] = [];
   const extraBody = providerKind === 'llamacpp' ? { cache_prompt: false, ...options.extraBody } : options.extraBody;
+  const baseUrl = options.baseUrl;
+  if (!baseUrl && !options.completer) throw timingError('TIMING_BAD_OPTIONS', 'the speed benchmark needs a baseUrl or a completer');
 
   let info: ModelInfo | null = null;
   let sources: string[] = [];
-  if (options.metadata !== false) {
-    const meta = await listModelMetadata(options.baseUrl, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.apiKey ? { apiKey: options.apiKey } : {}), model: options.model });
+  if (options.metadata !== false && baseUrl) {
+    const meta = await listModelMetadata(baseUrl, { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.apiKey ? { apiKey: options.apiKey } : {}), model: options.model });
     sources = meta.sources;
     info = meta.models.find((m) => m.id === options.model) ?? meta.models.find((m) => sameModel(options.model, m.id)) ?? null;
   }
@@ -180,25 +207,28 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     ...(reasoning === 'auto' ? {} : { reasoning }),
   });
+  const completer = options.completer;
   const once = async (text: string, index: number, isWarmup: boolean): Promise<RunRecord> => {
     try {
-      const result = await streamChat({
-        baseUrl: options.baseUrl,
-        model: options.model,
-        request: request(text),
-        providerKind,
-        events: false,
-        ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        clock,
-        ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(extraBody ? { extraBody } : {}),
-      }).result;
+      const result = completer
+        ? await completer.completeTimed({ ...request(text), ...(options.signal ? { signal: options.signal } : {}) })
+        : await streamChat({
+            baseUrl: baseUrl!,
+            model: options.model,
+            request: request(text),
+            providerKind,
+            events: false,
+            ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+            ...(options.fetch ? { fetch: options.fetch } : {}),
+            clock,
+            ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(extraBody ? { extraBody } : {}),
+          }).result;
       return okRecord(index, isWarmup, result);
     } catch (error) {
       const record = failedRecord(index, isWarmup, error);
-      if ((FATAL_TIMING_CODES as readonly string[]).includes(record.error.code)) throw error;
+      if ((FATAL_TIMING_CODES as readonly string[]).includes(record.error.code) || options.signal?.aborted) throw error;
       return record;
     }
   };
@@ -286,13 +316,17 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
     warnings.push(`the endpoint answered as "${served}" instead of "${options.model}" (wrong-model guard)`);
   }
   if (failures > 0) warnings.push(`${failures} of ${allRuns.length} measured requests failed`);
-  const plausibility = plausibilityFor(options, info, singleStream);
+  let plausibility = plausibilityFor(options, info, singleStream, options.hostBandwidthGbs ?? null);
+  if (plausibility.bandwidth_source === null && plausibility.weights_source !== null && !options.gpu && options.hostBandwidth) {
+    const gbs = await options.hostBandwidth();
+    if (gbs) plausibility = plausibilityFor(options, info, singleStream, gbs);
+  }
   const okSingle = okRuns(singleStream);
   return {
     schema_version: 1,
     kind: 'speed',
     model: options.model,
-    base_url: publicUrl(options.baseUrl),
+    base_url: baseUrl ? publicUrl(baseUrl) : (options.endpointLabel ?? 'in-process'),
     provider_kind: providerKind,
     started_at: startedAt,
     finished_at: now().toISOString(),
@@ -311,7 +345,7 @@ export async function runSpeedBenchmark(options: SpeedBenchmarkOptions): Promise
     depth_sweep: depthSweep,
     concurrency_sweep: concurrencySweep,
     plausibility,
-    formulas: FORMULAS,
+    formulas: completer ? IN_PROCESS_FORMULAS : FORMULAS,
     summary: {
       model: options.model,
       ttft_s: median(okSingle.map((r) => r.ttft_s)),

@@ -8,6 +8,8 @@ export type TimingErrorCode =
   | 'TIMING_GAP_TIMEOUT'
   | 'TIMING_TOTAL_TIMEOUT'
   | 'TIMING_UNREACHABLE'
+  /** Accepted, then the connection dropped before a response (ECONNRESET, socket closed). Retryable. */
+  | 'TIMING_CONNECTION_RESET'
   | 'TIMING_AUTH'
   | 'TIMING_UNKNOWN_MODEL'
   | 'TIMING_NOT_SSE'
@@ -23,6 +25,7 @@ export const TIMING_ERROR_CODES: readonly TimingErrorCode[] = [
   'TIMING_GAP_TIMEOUT',
   'TIMING_TOTAL_TIMEOUT',
   'TIMING_UNREACHABLE',
+  'TIMING_CONNECTION_RESET',
   'TIMING_AUTH',
   'TIMING_UNKNOWN_MODEL',
   'TIMING_NOT_SSE',

@@ -1,3 +1,4 @@
+import { formatGigabytes } from './plausibility';
 import type { SpeedReport } from './benchmark';
 import type { StatMetric } from './records';
 import type { MetricStats } from './stats';
@@ -43,7 +44,7 @@ export function renderSpeedReport(report: SpeedReport): string {
   }
   if (report.gguf) {
     const g = report.gguf;
-    lines.push(`gguf: ${g.quantization ?? '?'}, ${(g.file_size_bytes / 1e9).toFixed(2)} GB, ${(g.active_bytes_per_token / 1e9).toFixed(2)} GB read per token${g.expert_count ? `, ${g.expert_used_count}/${g.expert_count} experts` : ''}`);
+    lines.push(`gguf: ${g.quantization ?? '?'}, ${formatGigabytes(g.file_size_bytes)}, ${formatGigabytes(g.active_bytes_per_token)} read per token${g.expert_count ? `, ${g.expert_used_count}/${g.expert_count} experts` : ''}`);
   }
   lines.push('');
   const rows: string[][] = [['test', 'metric', 'n', 'mean', 'median', 'p90', 'min', 'max']];

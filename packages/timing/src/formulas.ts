@@ -12,6 +12,21 @@ export const FORMULAS = {
   prefill_tps: '(prompt_tokens − cached_tokens) ÷ prefill time (server timings.prompt_ms when sent, else TTFT)',
   gaps: 'times between consecutive token-bearing events (event gaps, not per-token latency), p50/p90/p99',
   aggregate_tps: 'Σ completion tokens of all streams ÷ wall time from the first request to the last token',
-  roofline_tps: '90 % of the advertised memory bandwidth ÷ bytes of active weights read per token (MoE: experts used only)',
+  roofline_tps:
+    'achievable memory bandwidth (90 % of the advertised, or this host\'s STREAM-like measured copy bandwidth) ÷ bytes read per token: active weights (MoE: experts used only) + KV cache at the context depth',
   stats: 'n runs after warm-up; mean, median, p90 (linear interpolation), min, max',
 } as const;
+
+/** The formulas as a speed report carries them. */
+export type Formulas = { readonly [K in keyof typeof FORMULAS]: string };
+
+/** The same numbers for a model run in process (a completer's own token events, no HTTP in between). */
+export const IN_PROCESS_FORMULAS: Formulas = {
+  ...FORMULAS,
+  t0: 'the moment the engine starts the request (monotonic clock; its context history cleared, no prompt cache)',
+  ttfb_s: 'not measured in process (no HTTP response)',
+  ttft_s: 'first token the engine generates (its own token event) − t0',
+  e2e_s: 'last generated token − t0',
+  decode_tps: '(N_out − N_first) ÷ (t_last_token − t_first_token); N_out and N_first = tokens the engine generated (its tokenizer, exact)',
+  prefill_tps: 'prompt tokens the engine evaluated ÷ TTFT',
+};

@@ -3,36 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGgufInfo } from './gguf';
+import { tinyLlama, writeGguf } from './testing';
 
-/** A minimal GGUF v3 writer for fixtures: string/u32 metadata, F32 tensors full of zeros. */
-function writeGguf(meta: Record<string, string | number>, tensors: { name: string; dims: number[] }[]): Buffer {
-  const parts: Buffer[] = [];
-  const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32LE(n); parts.push(b); };
-  const u64 = (n: number) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(n)); parts.push(b); };
-  const str = (s: string) => { u64(Buffer.byteLength(s)); parts.push(Buffer.from(s)); };
-  parts.push(Buffer.from('GGUF'));
-  u32(3);
-  u64(tensors.length);
-  u64(Object.keys(meta).length);
-  for (const [key, value] of Object.entries(meta)) {
-    str(key);
-    if (typeof value === 'string') { u32(8); str(value); } else { u32(4); u32(value); }
-  }
-  let offset = 0;
-  const sizes = tensors.map((t) => t.dims.reduce((a, b) => a * b, 1) * 4);
-  tensors.forEach((t, i) => {
-    str(t.name);
-    u32(t.dims.length);
-    for (const d of t.dims) u64(d);
-    u32(0); // F32
-    u64(offset);
-    offset += Math.ceil(sizes[i]! / 32) * 32;
-  });
-  const header = Buffer.concat(parts);
-  const pad = Buffer.alloc((32 - (header.length % 32)) % 32);
-  const data = Buffer.alloc(offset);
-  return Buffer.concat([header, pad, data]);
-}
+/** Zero-filled F32 tensors: the offsets and sizes are what the header parser reads. */
+const f32 = (tensors: { name: string; dims: number[] }[]) => tensors.map((t) => ({ ...t, type: 'F32' as const }));
 
 let dir: string;
 beforeAll(async () => {
@@ -47,8 +21,8 @@ describe('readGgufInfo', () => {
     const path = join(dir, 'moe.gguf');
     await writeFile(
       path,
-      writeGguf(
-        {
+      writeGguf({
+        metadata: {
           'general.architecture': 'qwen3moe',
           'general.name': 'Tiny MoE',
           'general.file_type': 15,
@@ -57,15 +31,15 @@ describe('readGgufInfo', () => {
           'qwen3moe.expert_count': 8,
           'qwen3moe.expert_used_count': 2,
         },
-        [
+        tensors: f32([
           { name: 'token_embd.weight', dims: [8, 100] }, // 3200 bytes, 100 rows of 32
           { name: 'output.weight', dims: [8, 100] }, // 3200
           { name: 'blk.0.attn_q.weight', dims: [8, 8] }, // 256
           { name: 'blk.0.ffn_gate_exps.weight', dims: [8, 16, 8] }, // 4096
           { name: 'blk.0.ffn_up_exps.weight', dims: [8, 16, 8] }, // 4096
           { name: 'blk.0.ffn_down_exps.weight', dims: [16, 8, 8] }, // 4096
-        ],
-      ),
+        ]),
+      }),
     );
     const info = await readGgufInfo(path);
     expect(info).toMatchObject({
@@ -88,15 +62,35 @@ describe('readGgufInfo', () => {
     const path = join(dir, 'dense.gguf');
     await writeFile(
       path,
-      writeGguf({ 'general.architecture': 'llama' }, [
-        { name: 'token_embd.weight', dims: [8, 100] },
-        { name: 'blk.0.ffn_up.weight', dims: [8, 32] },
-      ]),
+      writeGguf({
+        metadata: { 'general.architecture': 'llama' },
+        tensors: f32([
+          { name: 'token_embd.weight', dims: [8, 100] },
+          { name: 'blk.0.ffn_up.weight', dims: [8, 32] },
+        ]),
+      }),
     );
     const info = await readGgufInfo(path);
     expect(info.embedding_tied).toBe(true);
     expect(info.active_bytes_per_token).toBe(3200 + 1024);
     expect(info.expert_count).toBeNull();
+    expect(info.kv_bytes_per_position).toBeNull(); // no attention shape in the header
+  });
+
+  it('reads a generated random-weight llama: parameters, quantisation and the KV cache per position', async () => {
+    for (const [type, label] of [['F16', 'F16'], ['Q8_0', 'Q8_0']] as const) {
+      const model = tinyLlama({ type, embedding: 64, layers: 2, heads: 4, kvHeads: 2 });
+      const path = join(dir, `tiny-${type}.gguf`);
+      await writeFile(path, model.bytes);
+      const info = await readGgufInfo(path);
+      expect(info).toMatchObject({ architecture: 'llama', quantization: label, parameter_count: model.parameters, block_count: 2, context_length: 2048 });
+      expect(info.file_size_bytes).toBe(model.bytes.length);
+      // 2 layers × 2 KV heads × (16 + 16) × 2 bytes
+      expect(info.kv_bytes_per_position).toBe(2 * 2 * 32 * 2);
+      // Q8_0 stores 34 bytes per 32 weights, F16 64: the matrices shrink to 17/32.
+      if (type === 'Q8_0') expect(info.tensor_bytes).toBeLessThan(model.parameters * 1.1);
+      else expect(info.tensor_bytes).toBeGreaterThan(model.parameters * 1.9);
+    }
   });
 
   it('names the file when it is missing or not GGUF', async () => {

@@ -26,6 +26,11 @@ export interface GgufInfo {
   /** Tensors no decode step reads (multi-token-prediction `nextn` layers). */
   skipped_bytes: number;
   /**
+   * KV-cache bytes one token of context adds (an F16 cache: layers × KV heads × (key + value width) × 2);
+   * a decoded token at depth d reads d × this. Null when the header lacks the attention shape.
+   */
+  kv_bytes_per_position: number | null;
+  /**
    * Weight bytes read per decoded token: all tensors, minus the embedding table except one row
    * (unless tied), minus skipped tensors, with routed experts scaled by used ÷ total experts.
    */
@@ -80,6 +85,26 @@ export function activeWeights(
   return { total, embedding, tied: !hasOutput, expertBytes, skipped, active };
 }
 
+/** Bytes per element of llama.cpp's default KV cache (F16). */
+export const KV_CACHE_BYTES_PER_ELEMENT = 2;
+
+/** KV-cache bytes per position from the attention shape (a per-layer KV head list is summed). */
+export function kvBytesPerPosition(meta: Meta, arch: string | null): number | null {
+  if (!arch) return null;
+  const n = (suffix: string) => num(meta[`${arch}.${suffix}`]);
+  const layers = n('block_count');
+  const embedding = n('embedding_length');
+  const headsRaw = meta[`${arch}.attention.head_count`];
+  const heads = Array.isArray(headsRaw) ? num(headsRaw[0]) : num(headsRaw);
+  const kvRaw = meta[`${arch}.attention.head_count_kv`] ?? headsRaw;
+  if (!layers || !heads) return null;
+  const keyLength = n('attention.key_length') ?? (embedding ? embedding / heads : null);
+  const valueLength = n('attention.value_length') ?? keyLength;
+  if (!keyLength || !valueLength) return null;
+  const kvHeadsTotal = Array.isArray(kvRaw) ? kvRaw.reduce((sum: number, h) => sum + (num(h) ?? 0), 0) : (num(kvRaw) ?? heads) * layers;
+  return Math.round(kvHeadsTotal * (keyLength + valueLength) * KV_CACHE_BYTES_PER_ELEMENT);
+}
+
 function quantLabel(fileType: unknown): string | null {
   const n = num(fileType);
   if (n === null) return null;
@@ -126,6 +151,7 @@ export async function readGgufInfo(path: string): Promise<GgufInfo> {
     embedding_tied: w.tied,
     expert_bytes: w.expertBytes,
     skipped_bytes: w.skipped,
+    kv_bytes_per_position: kvBytesPerPosition(meta, arch),
     active_bytes_per_token: Math.round(w.active),
   };
 }

@@ -40,12 +40,15 @@ export function transportError(error: unknown, ctx: ErrorContext, phase: 'connec
       { cause: error, retryable: !ctx.streamStarted, details },
     );
   }
-  const reset = code !== null && RESET_CODES.has(code);
-  return timingError('TIMING_UNREACHABLE', `cannot reach ${ctx.url} (${reason})`, {
-    cause: error,
-    retryable: reset,
-    details,
-  });
+  // A connection that was accepted and then dropped before any response is not an unreachable endpoint.
+  if (code !== null && RESET_CODES.has(code)) {
+    return timingError('TIMING_CONNECTION_RESET', `the connection to ${ctx.url} was reset before a response (${reason})`, {
+      cause: error,
+      retryable: true,
+      details,
+    });
+  }
+  return timingError('TIMING_UNREACHABLE', `cannot reach ${ctx.url} (${reason})`, { cause: error, details });
 }
 
 function errorMessage(error: APIError): string {

@@ -30,6 +30,10 @@ export interface Observed {
   totalEvents: number;
   comments: number;
   malformed: number;
+  /** Reads whose bytes were not valid UTF-8 (decoded with replacement characters). */
+  decodeErrors: number;
+  /** The body ended before `[DONE]` and without a finish_reason. */
+  unexpectedEnd: boolean;
   firstEventChars: number;
   firstEventEstimate: number;
   totalChars: number;
@@ -38,6 +42,35 @@ export interface Observed {
   usage: TokenUsage | null;
   llama: ServerTimings | null;
   lmstudio: ServerTimings | null;
+}
+
+/** Nothing observed yet: a request that started at `t0` (ms on the injected clock). */
+export function emptyObserved(t0: number): Observed {
+  return {
+    t0,
+    headersAt: null,
+    firstByteAt: null,
+    firstTokenAt: null,
+    lastTokenAt: null,
+    firstReasoningAt: null,
+    firstContentAt: null,
+    endAt: null,
+    gapsMs: [],
+    tokenEvents: 0,
+    totalEvents: 0,
+    comments: 0,
+    malformed: 0,
+    decodeErrors: 0,
+    unexpectedEnd: false,
+    firstEventChars: 0,
+    firstEventEstimate: 0,
+    totalChars: 0,
+    estimatedTokens: 0,
+    estimatedReasoning: 0,
+    usage: null,
+    llama: null,
+    lmstudio: null,
+  };
 }
 
 /**
@@ -62,29 +95,7 @@ export class Measurement {
     t0: number,
     private readonly emit: ((event: TimingEvent) => void) | null,
   ) {
-    this.obs = {
-      t0,
-      headersAt: null,
-      firstByteAt: null,
-      firstTokenAt: null,
-      lastTokenAt: null,
-      firstReasoningAt: null,
-      firstContentAt: null,
-      endAt: null,
-      gapsMs: [],
-      tokenEvents: 0,
-      totalEvents: 0,
-      comments: 0,
-      malformed: 0,
-      firstEventChars: 0,
-      firstEventEstimate: 0,
-      totalChars: 0,
-      estimatedTokens: 0,
-      estimatedReasoning: 0,
-      usage: null,
-      llama: null,
-      lmstudio: null,
-    };
+    this.obs = emptyObserved(t0);
     emit?.({ type: 'request-start', at_s: 0 });
   }
 
@@ -110,6 +121,18 @@ export class Measurement {
   malformed(data: string): void {
     this.obs.malformed += 1;
     if (this.obs.malformed === 1) this.warnings.push(`skipped a data frame that is not JSON: ${data.slice(0, 80)}`);
+  }
+
+  /** A read that was not valid UTF-8: counted (its text is decoded with replacement characters). */
+  decodeError(): void {
+    this.obs.decodeErrors += 1;
+    if (this.obs.decodeErrors === 1) this.warnings.push('the stream carried bytes that are not valid UTF-8');
+  }
+
+  /** Where the body ended: after `[DONE]` (`sawDone`), else it must at least have carried a finish_reason. */
+  bodyEnded(sawDone: boolean): void {
+    this.obs.unexpectedEnd = !sawDone && this.finish === null;
+    if (this.obs.unexpectedEnd) this.warnings.push('the stream ended unexpectedly (no finish_reason, no [DONE])');
   }
 
   /** One parsed `data:` JSON object. Returns the message of an in-stream error frame, else null. */
@@ -250,7 +273,7 @@ export class Measurement {
     const wrong = this.served !== null && !sameModel(this.requestedModel, this.served);
     if (wrong) warnings.push(`requested model "${this.requestedModel}" but the response names "${this.served}"`);
     if (this.served === null) warnings.push('the response did not name a model');
-    if (this.finish === null) warnings.push('the stream ended without a finish_reason');
+    if (this.finish === null && !this.obs.unexpectedEnd) warnings.push('the stream ended without a finish_reason');
     const reply = this.reply();
     if (reply.usage.cached_tokens === null && timings.values.cached_tokens !== null) {
       reply.usage = { ...reply.usage, cached_tokens: timings.values.cached_tokens };
@@ -262,6 +285,12 @@ export class Measurement {
       served_model: this.served,
       wrong_model: wrong,
       finish_reason: this.finish,
+      stream_integrity: {
+        ok: this.obs.malformed === 0 && this.obs.decodeErrors === 0 && !this.obs.unexpectedEnd,
+        dropped_events: this.obs.malformed,
+        decode_errors: this.obs.decodeErrors,
+        unexpected_end: this.obs.unexpectedEnd,
+      },
       warnings,
     };
   }

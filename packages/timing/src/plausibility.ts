@@ -1,4 +1,5 @@
-export type Confidence = 'HIGH' | 'MEDIUM' | 'LOW' | 'UNKNOWN';
+/** SUSPICIOUS: faster than the memory roofline allows (the number cannot be what it claims). */
+export type Confidence = 'HIGH' | 'MEDIUM' | 'LOW' | 'SUSPICIOUS' | 'UNKNOWN';
 
 export interface GpuSpec {
   name: string;
@@ -113,7 +114,18 @@ export interface PlausibilityInput {
   /** Advertised bandwidth in GB/s (overrides the GPU table); decode is held to 90 % of it. */
   bandwidth_gbs?: number | null;
   gpu?: string | null;
-  /** KV-cache bytes read per token, when known (default 0). */
+  /**
+   * This machine's measured memory bandwidth, GB/s (a STREAM-like probe: already what is achievable, so
+   * not scaled by 90 %), for a CPU/APU run when neither a GPU nor a bandwidth is named.
+   */
+  host_bandwidth_gbs?: number | null;
+  /**
+   * This CPU's last-level cache in bytes (with the host roofline): when everything read per token fits in
+   * it, the weights stay in cache and decode is not bound by DRAM bandwidth, so above the roofline is not
+   * impossible (MEDIUM, not SUSPICIOUS).
+   */
+  host_cache_bytes?: number | null;
+  /** KV-cache bytes read per token at the measured context depth, when known (default 0). */
   kv_bytes_per_token?: number;
   wrong_model?: boolean;
   /** Extra reasons to show (token counts estimated, usage mismatch, …). */
@@ -128,10 +140,14 @@ export interface Plausibility {
   fraction_of_roofline: number | null;
   /** Achievable bandwidth used (90 % of advertised), GB/s. */
   bandwidth_gbs: number | null;
-  bandwidth_source: 'flag' | 'table' | null;
+  bandwidth_source: 'flag' | 'table' | 'measured' | null;
   gpu: string | null;
   active_weight_bytes: number | null;
   weights_source: 'gguf' | 'size' | 'parameters' | null;
+  /** KV-cache bytes per token included in the roofline. */
+  kv_bytes_per_token: number;
+  /** True when the bytes read per token fit the host CPU's last-level cache (the DRAM roofline does not bind). */
+  cache_resident: boolean;
 }
 
 function weights(input: PlausibilityInput): { bytes: number; source: Plausibility['weights_source']; note: string | null } | null {
@@ -158,28 +174,48 @@ function fmtParams(n: number): string {
 
 const pct = (x: number) => `${Math.round(x * 100)} %`;
 
+/** Bytes as GB with two decimals, or MB / KB for the small files a test model has. */
+export function formatGigabytes(bytes: number): string {
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(2)} GB`;
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(2)} MB`;
+  return `${(bytes / 1e3).toFixed(2)} KB`;
+}
+
+/** Where the bandwidth comes from: a flag, the GPU table, or this host's measurement (already achievable). */
+function bandwidthOf(input: PlausibilityInput, gpu: GpuSpec | null): { achievable: number; source: Plausibility['bandwidth_source'] } | null {
+  if (input.bandwidth_gbs) return { achievable: input.bandwidth_gbs * ACHIEVABLE_SHARE, source: 'flag' };
+  if (gpu) return { achievable: gpu.bandwidth_gbs * ACHIEVABLE_SHARE, source: 'table' };
+  if (!input.gpu && input.host_bandwidth_gbs && input.host_bandwidth_gbs > 0) return { achievable: input.host_bandwidth_gbs, source: 'measured' };
+  return null;
+}
+
 /**
- * Holds a measured decode speed against the memory-bandwidth roofline: achievable bandwidth
- * (90 % of advertised) ÷ bytes of active weights per token. Above 100 % → LOW (speculative decoding,
- * warm cache, wrong token counts or a smaller model); below 15 % → LOW (CPU fallback, partial
- * offload); 15–30 % or 90–100 % → MEDIUM; otherwise HIGH. Estimated weights cap the result at MEDIUM.
+ * Holds a measured decode speed against the memory-bandwidth roofline: achievable bandwidth (90 % of
+ * an advertised one, or this host's measured copy bandwidth) ÷ bytes read per token (active weights plus
+ * the KV cache at the context depth). Above 100 % → SUSPICIOUS (speculative decoding, a warm cache, wrong
+ * token counts or a smaller model), except MEDIUM on the host roofline when all of it fits the CPU's
+ * last-level cache; below 15 % → LOW on a GPU (CPU fallback, partial offload), MEDIUM on
+ * the host roofline (compute- or overhead-bound); 15–30 % or 90–100 % → MEDIUM; otherwise HIGH.
+ * Estimated weights cap the result at MEDIUM.
  */
 export function assessPlausibility(input: PlausibilityInput): Plausibility {
   const reasons: string[] = [...(input.notes ?? [])];
   const gpu = input.gpu ? findGpu(input.gpu) : null;
-  const advertised = input.bandwidth_gbs ?? gpu?.bandwidth_gbs ?? null;
-  const bandwidthSource = input.bandwidth_gbs ? 'flag' : gpu ? 'table' : null;
+  const bw = bandwidthOf(input, gpu);
   const w = weights(input);
+  const kv = Math.max(0, input.kv_bytes_per_token ?? 0);
   const base: Plausibility = {
     confidence: 'UNKNOWN',
     reasons,
     roofline_tps: null,
     fraction_of_roofline: null,
-    bandwidth_gbs: advertised === null ? null : advertised * ACHIEVABLE_SHARE,
-    bandwidth_source: bandwidthSource,
+    bandwidth_gbs: bw?.achievable ?? null,
+    bandwidth_source: bw?.source ?? null,
     gpu: gpu?.name ?? null,
     active_weight_bytes: w ? Math.round(w.bytes) : null,
     weights_source: w?.source ?? null,
+    kv_bytes_per_token: Math.round(kv),
+    cache_resident: false,
   };
   if (input.gpu && !gpu && !input.bandwidth_gbs) reasons.push(`unknown GPU "${input.gpu}": pass --bandwidth-gbs`);
   if (input.wrong_model) reasons.push('the server answered as a different model than requested');
@@ -187,24 +223,35 @@ export function assessPlausibility(input: PlausibilityInput): Plausibility {
     reasons.push('no decode speed was measured');
     return { ...base, confidence: input.wrong_model ? 'LOW' : 'UNKNOWN' };
   }
-  if (advertised === null) reasons.push('memory bandwidth unknown (name a GPU or pass --bandwidth-gbs)');
+  if (!bw) reasons.push('memory bandwidth unknown (name a GPU or pass --bandwidth-gbs)');
   if (!w) reasons.push('model weight size unknown (pass --gguf or use a server that reports it)');
-  if (advertised === null || !w) return { ...base, confidence: input.wrong_model ? 'LOW' : 'UNKNOWN' };
+  if (!bw || !w) return { ...base, confidence: input.wrong_model ? 'LOW' : 'UNKNOWN' };
 
-  const achievable = advertised * ACHIEVABLE_SHARE * 1e9;
-  const roofline = achievable / (w.bytes + (input.kv_bytes_per_token ?? 0));
+  const host = bw.source === 'measured';
+  const achievable = bw.achievable * 1e9;
+  const perToken = w.bytes + kv;
+  const roofline = achievable / perToken;
   const fraction = input.decode_tps / roofline;
-  const head = `${input.decode_tps.toFixed(1)} T/s is ${pct(fraction)} of the roofline ${roofline.toFixed(1)} T/s (${(achievable / 1e9).toFixed(0)} GB/s ÷ ${(w.bytes / 1e9).toFixed(2)} GB per token)`;
+  const what = kv > 0 ? `${formatGigabytes(perToken)} per token (weights ${formatGigabytes(w.bytes)} + KV cache ${formatGigabytes(kv)})` : `${formatGigabytes(w.bytes)} per token`;
+  const source = host ? ' measured on this host' : '';
+  const head = `${input.decode_tps.toFixed(1)} T/s is ${pct(fraction)} of the roofline ${roofline.toFixed(1)} T/s (${(achievable / 1e9).toFixed(host ? 1 : 0)} GB/s${source} ÷ ${what})`;
+  const cache = host && input.host_cache_bytes && input.host_cache_bytes > 0 ? input.host_cache_bytes : null;
+  const resident = cache !== null && perToken <= cache;
   let confidence: Confidence;
-  if (fraction > 1) {
-    confidence = 'LOW';
-    reasons.push(`${head}: above the physical limit — speculative decoding/MTP, a warm cache, wrong token counts or a smaller model served`);
+  if (fraction > 1 && resident) {
+    confidence = 'MEDIUM';
+    reasons.push(
+      `${head}: above the memory roofline, but the ${formatGigabytes(perToken)} read per token fit this CPU's ${formatGigabytes(cache)} last-level cache, so DRAM bandwidth does not bound it (a model this small stays in cache)`,
+    );
+  } else if (fraction > 1) {
+    confidence = 'SUSPICIOUS';
+    reasons.push(`${head}: above the physical limit — speculative decoding/MTP, a warm cache, wrong token counts or a smaller model served${host ? '; or a GPU serves it (name it with --gpu)' : ''}`);
   } else if (fraction < 0.15) {
-    confidence = 'LOW';
-    reasons.push(`${head}: below 15 % — CPU fallback, partial offload or throttling`);
+    confidence = host ? 'MEDIUM' : 'LOW';
+    reasons.push(host ? `${head}: far below the memory limit — compute- or overhead-bound (few threads, a small model)` : `${head}: below 15 % — CPU fallback, partial offload or throttling`);
   } else if (fraction < 0.3) {
     confidence = 'MEDIUM';
-    reasons.push(`${head}: low for a model held in GPU memory (partial offload? a slow backend?)`);
+    reasons.push(host ? `${head}: low for memory-bound decoding on this host (few threads?)` : `${head}: low for a model held in GPU memory (partial offload? a slow backend?)`);
   } else if (fraction > 0.9) {
     confidence = 'MEDIUM';
     reasons.push(`${head}: very close to the limit (well-tuned decoding reaches 65–90 %)`);
@@ -217,5 +264,5 @@ export function assessPlausibility(input: PlausibilityInput): Plausibility {
     if (confidence === 'HIGH') confidence = 'MEDIUM';
   }
   if (input.wrong_model) confidence = 'LOW';
-  return { ...base, confidence, roofline_tps: roofline, fraction_of_roofline: fraction };
+  return { ...base, confidence, roofline_tps: roofline, fraction_of_roofline: fraction, cache_resident: resident };
 }

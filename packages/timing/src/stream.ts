@@ -122,7 +122,17 @@ export function streamChat(options: StreamChatOptions): TimedStream {
   async function readBody(response: Response): Promise<void> {
     if (!response.body) return;
     const reader = response.body.getReader();
-    const decoder = new TextDecoder();
+    // Fatal, so bytes that are not UTF-8 are noticed (and counted) instead of silently replaced.
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const lenient = new TextDecoder('utf-8');
+    const decode = (bytes?: Uint8Array): string => {
+      try {
+        return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+      } catch {
+        m.decodeError();
+        return bytes === undefined ? '' : lenient.decode(bytes);
+      }
+    };
     let at = 0;
     let done = false;
     let streamError: string | null = null;
@@ -161,7 +171,7 @@ export function streamChat(options: StreamChatOptions): TimedStream {
         at = clock.now();
         m.bytes(at);
         const before = m.obs.tokenEvents;
-        parser.push(decoder.decode(read.value, { stream: true }));
+        parser.push(decode(read.value));
         if (m.obs.tokenEvents !== before) {
           watchdog.token();
           streamStarted = true;
@@ -178,9 +188,10 @@ export function streamChat(options: StreamChatOptions): TimedStream {
         }
       }
       if (!done) {
-        parser.push(decoder.decode());
+        parser.push(decode());
         parser.end();
       }
+      m.bodyEnded(done);
     } finally {
       controller.signal.removeEventListener('abort', cancel);
     }

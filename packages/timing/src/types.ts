@@ -124,8 +124,21 @@ export interface TimedCompletion extends RequestTimings {
   /** The response named a different model than the one requested. */
   wrong_model: boolean;
   finish_reason: FinishReason;
+  /**
+   * Whether the stream arrived whole. `ok` false: a `data:` event was not JSON (its text is missing from the
+   * reply), bytes were not UTF-8, or the body ended before a finish_reason / `[DONE]`. The reply is then not
+   * the model's whole answer; a benchmark should not grade it.
+   */
+  stream_integrity: StreamIntegrity;
   /** Human-readable notes: flags explained, malformed events skipped, ... */
   warnings: string[];
+}
+
+export interface StreamIntegrity {
+  ok: boolean;
+  dropped_events: number;
+  decode_errors: number;
+  unexpected_end: boolean;
 }
 
 /** What an error keeps of a request that did not complete. */

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BenchLlmResults } from '../bench-llm-results';
 import { main } from '../main';
 import { memoryIO } from '../testing';
+import { writeTinyLlama } from '@crucibleforge/timing/testing';
 
 const CASES = fileURLToPath(new URL('../../../../cases', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'cf-bench-llm-'));
@@ -167,7 +168,21 @@ describe('bench-llm against the sim endpoint', { timeout: 60_000 }, () => {
     const { code, out } = await bench(['--list']);
     expect(code).toBe(0);
     expect(out).toContain(`2 models at ${sim.url} (metadata from openai, lmstudio)`);
-    expect(out).toMatch(/MODEL +STATE +SIZE +QUANT +ARCH +CONTEXT\n {2}sim-strong +loaded +— +Q4_K_M +sim +131072\n {2}sim-weak +loaded +— +Q4_K_M +sim +65536\n/);
+    expect(out).toMatch(/MODEL +STATE +SIZE +QUANT +PARAMS +ARCH +EXPERTS +CONTEXT +GGUF\n {2}sim-strong +loaded +— +Q4_K_M +— +sim +— +131072 +—\n {2}sim-weak +loaded +— +Q4_K_M +— +sim +— +65536 +—\n/);
+  });
+
+  it('--list fills size, quantisation, parameters and architecture from a GGUF found in the LM Studio folders', async () => {
+    const file = join(home, '.lmstudio', 'models', 'someone', 'sim-weak-GGUF', 'sim-weak-Q8_0.gguf');
+    const model = await writeTinyLlama(file, { type: 'Q8_0', embedding: 32, layers: 1, heads: 2 });
+    try {
+      const { code, out } = await bench(['--list']);
+      expect(code).toBe(0);
+      expect(out).toContain('1 GGUF file found on disk');
+      const row = out.split('\n').find((l) => l.trim().startsWith('sim-weak'))!;
+      expect(row).toMatch(new RegExp(`sim-weak +loaded +\\d+ KB +Q8_0 +${(model.parameters / 1e3).toFixed(0)}K +llama +— +65536 +${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    } finally {
+      rmSync(join(home, '.lmstudio'), { recursive: true, force: true });
+    }
   });
 
   it('--check passes for a served model, says why it fails for a dead endpoint, and exits 3 without a sandbox', async () => {

@@ -14,6 +14,8 @@ import {
   type SpeedReport,
 } from '@crucibleforge/timing';
 import { parseCommandArgs } from '../args';
+import { ENGINE_OPTIONS, ENGINE_USAGE, engineLine, openEngine, type OpenedEngine } from '../engine-speed';
+import { discoverServedGguf, hostRooflineOptions, isLocalEndpoint } from '../host-roofline';
 import { runTests, type TestResult } from '../bench-llm-ability';
 import { checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
 import { ABILITY_TITLE, abilityScoreLine, AGENT_TITLE, agentScoreLine, dotWidth, header, paintFor, speedSection, testLines } from '../bench-llm-render';
@@ -31,6 +33,7 @@ const PROFILE = 'quick';
 const SEED = 1;
 
 const usage = `Usage: bench-llm <model> [options]          (also: crucibleforge bench-llm …)
+       bench-llm [<model>] --gguf FILE [options]     (no server: llama.cpp in this process)
        bench-llm --list | --check [<model>]
 
 The five-minute first read of a model: speed (short_50 / medium_200 / long_800 prompts, warm-up,
@@ -45,13 +48,17 @@ Options:
   --quick               a smoke run: one speed prompt, fewer rounds, then the tests
   --speed-only          speed only; no model-written code is run
   --allow-unsandboxed   run the code test without bubblewrap when it is unavailable
-  --gguf FILE           the model's GGUF file: size, quantisation and exact weights for the roofline
+  --gguf FILE           the model's GGUF file: size, quantisation and exact weights for the roofline;
+                        without --base-url the model runs in this process (no server). With a local
+                        server the file is found by itself (LM Studio, Ollama, llama.cpp /props)
+${ENGINE_USAGE}
   --gpu NAME            the GPU/APU serving it, for the plausibility roofline (e.g. "RX 7900 XTX")
   --bandwidth-gbs N     its memory bandwidth in GB/s (instead of --gpu)
   --out DIR|FILE.json   write <model>-<date>.json into DIR instead of ~/benchmarks (or exactly FILE.json)
   --json                also print the results as JSON on stdout (the report lines go to stderr)
   --cases DIR           the case set (default: ${CASES_DIR_DEFAULT})
-  --list                list the endpoint's models with GGUF size and quantisation where known
+  --list                list the endpoint's models with size, quantisation, parameters, architecture and
+                        experts (from the server, or from the GGUF found on disk for a local server)
   --check               check the endpoint (models listed, a streamed completion) and the sandbox
 
 Exit codes: 0 done (whatever the scores), 1 the endpoint failed, 2 usage, 3 the code test was skipped
@@ -73,19 +80,43 @@ const options = {
   gguf: { type: 'string' },
   gpu: { type: 'string' },
   'bandwidth-gbs': { type: 'string' },
+  ...ENGINE_OPTIONS,
 } as const;
 
 type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
 
-/** --gguf, --gpu and --bandwidth-gbs: what the plausibility roofline knows about the hardware and weights. */
-async function hardware(values: Values, cwd: string): Promise<{ gguf: GgufInfo | null; gpu: string | null; bandwidthGbs: number | null }> {
+interface Hardware {
+  gguf: GgufInfo | null;
+  gpu: string | null;
+  bandwidthGbs: number | null;
+  /** This host's roofline (the bandwidth probed when needed, the CPU cache), for a model on this machine when no GPU is named. */
+  roofline: Awaited<ReturnType<typeof hostRooflineOptions>> | null;
+}
+
+/**
+ * --gguf, --gpu and --bandwidth-gbs: what the plausibility roofline knows about the hardware and weights;
+ * without --gguf the served model's file is looked for on disk, and a model on this machine with no GPU
+ * named is held to the host's measured bandwidth.
+ */
+async function hardware(values: Values, io: CliIO, model: string, o: EndpointOptions | null, opened: OpenedEngine | null): Promise<Hardware> {
+  const base = await flaggedHardware(values, io.cwd, opened);
+  if (!base.gguf && o) {
+    const found = await discoverServedGguf(io, model, { baseUrl: o.baseUrl, providerKind: o.providerKind, apiKey: o.apiKey });
+    base.gguf = found?.info ?? null;
+  }
+  const local = !base.gpu && base.bandwidthGbs === null && (opened !== null || (o !== null && isLocalEndpoint(o.baseUrl)));
+  // The plausibility reasons name the measured bandwidth.
+  return { ...base, roofline: local ? await hostRooflineOptions(io) : null };
+}
+
+async function flaggedHardware(values: Values, cwd: string, opened: OpenedEngine | null): Promise<Omit<Hardware, 'roofline'>> {
   let bandwidthGbs: number | null = null;
   if (values['bandwidth-gbs'] !== undefined) {
     bandwidthGbs = Number(values['bandwidth-gbs']);
     if (!Number.isFinite(bandwidthGbs) || bandwidthGbs <= 0) throw new UsageError(`--bandwidth-gbs must be a positive number, got "${values['bandwidth-gbs']}"`);
   }
-  let gguf: GgufInfo | null = null;
-  if (values.gguf !== undefined) {
+  let gguf: GgufInfo | null = opened?.gguf ?? null;
+  if (values.gguf !== undefined && !opened) {
     try {
       gguf = await readGgufInfo(resolve(cwd, values.gguf));
     } catch (error) {
@@ -137,27 +168,41 @@ async function openSandbox(allowUnsandboxed: boolean, bwrapPath: string | undefi
   }
 }
 
-async function benchmark(model: string, values: Values, io: CliIO, emit: (value: unknown) => void): Promise<number> {
-  const o = endpointOptions(values, model, io);
-  const hw = await hardware(values, io.cwd);
+async function benchmark(named: string | undefined, values: Values, io: CliIO, emit: (value: unknown) => void): Promise<number> {
+  const inProcess = values.gguf !== undefined && values['base-url'] === undefined;
+  let opened: OpenedEngine | null = null;
+  if (inProcess) {
+    opened = await openEngine(io, values.gguf!, values, named);
+  }
+  try {
+    return await benchmarkWith(opened?.info.model ?? named!, values, io, opened, emit);
+  } finally {
+    await opened?.engine.close();
+  }
+}
+
+async function benchmarkWith(model: string, values: Values, io: CliIO, opened: OpenedEngine | null, emit: (value: unknown) => void): Promise<number> {
+  const o = opened ? null : endpointOptions(values, model, io);
+  const hw = await hardware(values, io, model, o, opened);
   const paint = paintFor(io.stdout.isTTY, io.env);
   const say = (lines: string[]) => io.stdout.write(`${lines.join('\n')}\n`);
   const started = new Date();
-  const meta = await listModelMetadata(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), model }).catch(() => null);
+  const meta = o ? await listModelMetadata(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), model }).catch(() => null) : null;
   const info: ModelInfo | null = meta?.models.find((m) => m.id === model) ?? null;
   say(header(model, hw.gguf?.file_size_bytes ?? info?.size_bytes ?? null, hw.gguf?.quantization ?? info?.quantization ?? null));
+  if (opened) say([`  ${engineLine(opened.info)}`, '']);
 
   let speed: SpeedReport;
   try {
     speed = await runSpeedBenchmark({
-      baseUrl: o.baseUrl,
+      ...(o ? { baseUrl: o.baseUrl, providerKind: o.providerKind, ...(o.apiKey ? { apiKey: o.apiKey } : {}) } : {}),
+      ...(opened ? { completer: opened.engine, endpointLabel: `in-process:${opened.info.gguf}`, metadata: false, providerKind: 'llamacpp' as const } : {}),
       model,
-      providerKind: o.providerKind,
-      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
       ...(values.quick ? { prompts: ['short'], runs: 2, warmup: 1 } : { runs: 3, warmup: 1 }),
       gguf: hw.gguf,
       gpu: hw.gpu,
       bandwidthGbs: hw.bandwidthGbs,
+      ...hw.roofline,
       signal: io.signal,
     });
   } catch (error) {
@@ -174,11 +219,14 @@ async function benchmark(model: string, values: Values, io: CliIO, emit: (value:
   let noSandbox = false;
   const casesDir = values['speed-only'] ? null : casesDirOf(io, values.cases);
   if (casesDir) {
-    const { sandbox, reason } = await openSandbox(values['allow-unsandboxed'], o.bwrapPath);
+    const bwrapPath = io.env['CRUCIBLEFORGE_BWRAP'] || undefined;
+    const { sandbox, reason } = await openSandbox(values['allow-unsandboxed'], bwrapPath);
     sandboxed = sandbox?.sandboxed ?? null;
     if (sandbox && !sandbox.sandboxed) io.stderr.write('bench-llm: WARNING: bwrap is unavailable; the code test runs WITHOUT a sandbox (--allow-unsandboxed)\n');
     const suite = await loadSuite(casesDir, sandbox);
-    const completer = createTimedCompleter({ baseUrl: o.baseUrl, model, providerKind: o.providerKind, ...(o.apiKey ? { apiKey: o.apiKey } : {}), signal: io.signal });
+    const completer = opened
+      ? opened.engine
+      : createTimedCompleter({ baseUrl: o!.baseUrl, model, providerKind: o!.providerKind, ...(o!.apiKey ? { apiKey: o!.apiKey } : {}), signal: io.signal });
     const run = { completer, sandbox, noSandboxReason: reason, signal: io.signal };
     try {
       const width = dotWidth(suite.ability.map((c) => c.title));
@@ -211,7 +259,7 @@ async function benchmark(model: string, values: Values, io: CliIO, emit: (value:
     ability,
     agent,
   });
-  const saved = redactDeep(results, makeRedactor([o.apiKey]));
+  const saved = redactDeep(results, makeRedactor([o?.apiKey]));
   await writeResults(path, saved);
   say([`  📄 Results saved: ${shortPath(path, io.env['HOME'])}`, '']);
   emit(saved);
@@ -231,7 +279,11 @@ export const command: CommandModule = {
     if (values.list && values.check) throw new UsageError('give --list or --check, not both');
     if (values.list) return listModels(endpointOptions(values, model, io), io);
     if (values.check) return checkSetup(endpointOptions(values, model, io), io, paintFor(io.stdout.isTTY, io.env));
-    if (!model) throw new UsageError('name the model to benchmark (bench-llm --list shows what the endpoint has)');
+    const inProcess = values.gguf !== undefined && values['base-url'] === undefined;
+    if (!model && !inProcess) throw new UsageError('name the model to benchmark (bench-llm --list shows what the endpoint has), or run a GGUF in process with --gguf FILE');
+    if (!inProcess && (values.threads || values['ctx-size'] || values['batch-size'])) {
+      throw new UsageError('--threads, --ctx-size and --batch-size are for a model run in process (--gguf FILE without --base-url)');
+    }
     const out = jsonMode(io, values.json);
     return withRunnerErrors(out.io, 'bench-llm', () => benchmark(model, values, out.io, out.emit));
   },

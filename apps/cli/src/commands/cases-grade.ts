@@ -58,7 +58,7 @@ export function parseReplyFile(text: string, file: string, forceText = false): G
   return input;
 }
 
-async function pickCase(io: CliIO, casesFlag: string | undefined, id: string | undefined, what: string): Promise<LoadedCase | number> {
+export async function pickCase(io: CliIO, casesFlag: string | undefined, id: string | undefined, what: string): Promise<LoadedCase | number> {
   if (id === undefined) throw new UsageError(`cases ${what} needs a case id`);
   const dir = casesDirOf(io, casesFlag);
   const selection = await loadSelection(io, dir, undefined);
@@ -76,7 +76,7 @@ async function pickCase(io: CliIO, casesFlag: string | undefined, id: string | u
 }
 
 /** Materialises the case for the seed as a run does (derive programs in the sandbox); a number is an exit code. */
-async function concrete(io: CliIO, c: LoadedCase, seed: number, sandbox: () => Promise<Sandbox>): Promise<MaterializedCase | number> {
+export async function concrete(io: CliIO, c: LoadedCase, seed: number, sandbox: () => Promise<Sandbox>): Promise<MaterializedCase | number> {
   try {
     return await materializeCase(c.def, seed, c.def.derive ? { sandbox: await sandbox() } : {});
   } catch (error) {
@@ -92,7 +92,7 @@ async function concrete(io: CliIO, c: LoadedCase, seed: number, sandbox: () => P
   }
 }
 
-function lazySandbox(io: CliIO, allowUnsandboxed: boolean): () => Promise<Sandbox> {
+export function lazySandbox(io: CliIO, allowUnsandboxed: boolean): () => Promise<Sandbox> {
   const bwrapPath = io.env['CRUCIBLEFORGE_BWRAP'];
   let made: Promise<Sandbox> | null = null;
   return () => (made ??= createSandbox({ allowUnsandboxed, poolSize: 2, ...(bwrapPath ? { bwrapPath } : {}) }));

@@ -7,6 +7,7 @@ import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import { parseCommandArgs } from '../args';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { calibrate } from './cases-calibrate';
 import { grade, show } from './cases-grade';
 import { loadSelection } from './cases-load';
 
@@ -15,6 +16,7 @@ const usage = `Usage:
   crucibleforge cases verify [ID|FILE|FOLDER …] [--json] [--out FILE] [--cases DIR] [--profile NAME] [--allow-unsandboxed] [--verbose]
   crucibleforge cases grade ID --reply FILE [--seed N] [--cases DIR] [--json] [--text] [--allow-unsandboxed]
   crucibleforge cases show ID [--seed N] [--cases DIR] [--json]
+  crucibleforge cases calibrate ID --attempts DIR [--solver TEXT] [--write] [--review TEXT] [--date D] [--seed N] [--json]
 
 list    the cases (id, category, difficulty, seeded, title); --json prints an array of
         { id, category, difficulty, seeded, title, tags, revision }.
@@ -32,6 +34,11 @@ grade   grades one reply exactly as a run does (code in the sandbox, every grade
 show    prints exactly what the model is sent for the case and seed: the system message, every user
         turn, the tool definitions, the answer budget; never the reference, grader or verify data.
         --json prints { messages, tools, turns, max_tokens } (messages: the first request's).
+calibrate grades every blind attempt in DIR (one reply file each, read as grade reads --reply) and
+        prints the label the pass rate supports (at most a third passed: hard; two thirds: medium;
+        else easy). --write records calibration { attempts, passes, solver, date, revision, seed,
+        review } and that label in the case file (needs 3+ attempts, --solver, and --review when
+        none passed).
 
 Options:
   --cases DIR          the cases directory (default: ${CASES_DIR_DEFAULT})
@@ -211,6 +218,7 @@ export const command: CommandModule = {
     if (sub === 'verify') return verify(rest, io);
     if (sub === 'grade') return grade(rest, io);
     if (sub === 'show') return show(rest, io);
-    throw new UsageError(sub === undefined ? 'give a subcommand: list, verify, grade or show' : `unknown subcommand "${sub}" (list, verify, grade or show)`);
+    if (sub === 'calibrate') return calibrate(rest, io);
+    throw new UsageError(sub === undefined ? 'give a subcommand: list, verify, grade, show or calibrate' : `unknown subcommand "${sub}" (list, verify, grade, show or calibrate)`);
   },
 };

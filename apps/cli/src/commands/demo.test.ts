@@ -28,7 +28,11 @@ describe('crucibleforge demo', () => {
     expect(out).toContain('sim-strong (simulated: answers from the case references)');
     expect(out).toContain('sim-faulty (simulated: realistic faults)');
     expect(out).toContain('sim-judge (simulated reference judge)');
-    expect(out).toMatch(/sim-strong +TTFT \d\.\d{3} s · decode \d+ T\/s/);
+    expect(out).toMatch(/sim-strong +TTFT \d\.\d{3} s · decode \d+ T\/s.*plausibility UNKNOWN \(simulated: no weights\)/);
+    // One real measurement: llama.cpp in process on a generated random-weight GGUF, held to this machine's roofline.
+    expect(out).toMatch(/real engine — llama\.cpp in this process \(node-llama-cpp 3\.21\.1.*\) on a GGUF generated just now/);
+    expect(out).toMatch(/random-llama +TTFT \d\.\d{3} s · decode \d+ T\/s · prefill \d+ T\/s · plausibility (HIGH|MEDIUM|LOW|SUSPICIOUS)\n/);
+    expect(out).toMatch(/roofline of this machine: \d+\.\d GB\/s measured .* MB read per token = \d+ T\/s; decode reached \d+ % of it/);
     expect(out).toContain('judge canary: 10/10 probes right');
     expect(out).toContain('sim-faulty failed exactly where it was built to fail');
     // the terminal summary (plain columns fitted to the width); the Markdown table is in report.md

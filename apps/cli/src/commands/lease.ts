@@ -9,6 +9,8 @@ import {
   listLocalLocks,
   releaseLeaseById,
   releaseOnSignals,
+  validIdleTtl,
+  DEFAULT_IDLE_TTL_S,
   type Lease,
   type LeaseAuth,
   type LeaseProgress,
@@ -36,7 +38,7 @@ Options:
   --model ID            a model allowed on the cards and loaded by the lease (repeatable)
   --holder NAME         lease holder shown on the server (default crucibleforge)
   --reason TEXT         free text shown with the lease
-  --ttl-s N             idle seconds before the server drops an untouched lease (default 7200; 0 = never)
+  --ttl-s N             idle seconds before the server drops an untouched lease (5–86400, default 300; 0 = never)
   --priority 1|2|3      1 chat, 2 agent/benchmark (default), 3 background
   --wait-s N            keep asking this long while the cards are taken (default 600; 0 = ask once)
   --force               allow evicting a pinned idle model (never a standing lease)
@@ -191,7 +193,14 @@ async function hold(lease: Lease, values: Values, io: CliIO): Promise<number> {
 
 async function acquire(values: Values, io: CliIO): Promise<number> {
   const devices = devicesFlag(values.devices);
-  const ttl = intFlag('ttl-s', values['ttl-s'], 7200, 0);
+  const ttl = intFlag('ttl-s', values['ttl-s'], DEFAULT_IDLE_TTL_S, 0);
+  if (ttl !== 0) {
+    try {
+      validIdleTtl(ttl, '--ttl-s');
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  }
   const waitS = intFlag('wait-s', values['wait-s'], 600, 0);
   const priority = intFlag('priority', values.priority, 2, 1);
   if (priority > 3) throw new UsageError(`--priority must be 1, 2 or 3, got "${values.priority}"`);
@@ -214,6 +223,8 @@ async function acquire(values: Values, io: CliIO): Promise<number> {
       priority: priority as 1 | 2 | 3,
       force: values.force ?? false,
       waitMs: waitS * 1000,
+      // a detached lease outlives this process on purpose: keep it out of the exit handlers' release
+      ...(values.detach ? { registry: null } : {}),
       signal: io.signal,
       onProgress: (event) => {
         const line = progressLine(event);

@@ -23,7 +23,11 @@ async function echoingProvider(sim: SimEndpoint, healthy: number): Promise<{ url
     count += 1;
     if (count > healthy) {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `bad request for key ${req.headers.authorization}` } }));
+      const auth = req.headers.authorization ?? '';
+      const key = auth.replace(/^Bearer /, '');
+      // the key as is, and in the encodings a proxy or a logging layer might echo it in
+      const forms = `b64 ${Buffer.from(auth).toString('base64')} b64url ${Buffer.from(key).toString('base64url')} upper ${key.toUpperCase()} url ${encodeURIComponent(key)}`;
+      res.end(JSON.stringify({ error: { message: `bad request for key ${auth} (${forms})` } }));
       return;
     }
     const upstream = await fetch(target + (req.url ?? '/'), {
@@ -71,7 +75,10 @@ describe('an endpoint that echoes the API key in its errors', () => {
       const s = memoryIO({ cwd: ws.dir, env: { HOSTED_KEY: KEY } });
       await main(['status', '--config', ws.config, '--results', ws.results], s.io);
       const everything = [t.stdout(), t.stderr(), r.stdout(), r.stderr(), s.stdout(), s.stderr(), await allFiles(ws.results)].join('\n');
-      expect(everything).not.toContain(KEY);
+      expect(everything.toLowerCase()).not.toContain(KEY.toLowerCase());
+      expect(everything).not.toContain(Buffer.from(`Bearer ${KEY}`).toString('base64').slice(10, -2));
+      expect(everything).not.toContain(Buffer.from(KEY).toString('base64url').slice(0, -2));
+      expect(rows).toContain('upper [redacted] url [redacted]');
     } finally {
       provider.server.close();
     }

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CrucibleError, type ReasoningMode } from '@crucibleforge/core';
+import { CrucibleError, makeRedactor, type ReasoningMode } from '@crucibleforge/core';
 import {
   PROVIDER_KINDS,
   parseCount,
@@ -16,16 +16,22 @@ import {
   type TimingTimeouts,
 } from '@crucibleforge/timing';
 import { intFlag, listFlag, parseCommandArgs } from '../args';
+import { ENGINE_OPTIONS, ENGINE_USAGE, engineLine, openEngine, ppTgSettings, runPpTg, type OpenedEngine } from '../engine-speed';
+import { bandwidthLine, discoverServedGguf, ggufSummary, hostRooflineOptions, isLocalEndpoint } from '../host-roofline';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { redactingIO } from '../runner-context';
 
 const usage = `Usage: crucibleforge speed <model> --base-url <url> [options]
+       crucibleforge speed [<model>] --gguf FILE [options]      (no server: llama.cpp in this process)
 
-Measures one model's speed on an OpenAI-compatible endpoint: TTFT (any / reasoning / content),
-decode and prefill tokens/s, E2E, event gaps; optional depth and concurrency sweeps; a roofline
-plausibility check. Prints a table; --json prints the full report instead, --out FILE writes it.
+Measures one model's speed on an OpenAI-compatible endpoint, or of a GGUF file run in process: TTFT
+(any / reasoning / content), decode and prefill tokens/s, E2E, event gaps; optional depth and
+concurrency sweeps; a roofline plausibility check (with no GPU named, against this host's measured
+memory bandwidth for a local or in-process model). In process it also measures llama-bench's pp/tg.
+Prints a table; --json prints the full report instead, --out FILE writes it.
 
 Options:
-  --base-url URL            endpoint base URL including /v1 (required)
+  --base-url URL            endpoint base URL including /v1 (required unless --gguf runs the model in process)
   --api-key-env VAR         read the API key from environment variable VAR (never printed)
   --runs N                  measured rounds per prompt (default 3)
   --warmup N                warm-up rounds per prompt, not measured (default 1; 0 allowed)
@@ -37,7 +43,13 @@ Options:
   --reasoning MODE          auto|on|off: the provider's thinking switch (default auto)
   --gpu NAME                GPU/APU for the roofline, e.g. "RX 7900 XTX", "RTX 4090", "M2 Max"
   --bandwidth-gbs N         advertised memory bandwidth in GB/s (overrides --gpu)
-  --gguf PATH               the model's local GGUF file (exact active weights per token)
+  --gguf PATH               the model's GGUF file: exact active weights per token; without --base-url the
+                            model runs in this process (found by itself for LM Studio, Ollama, llama.cpp)
+${ENGINE_USAGE}
+  --pp N / --tg M           in process: llama-bench's prompt processing of N tokens and generation of M
+                            (default 512 / 128; 0 skips)
+  --repetitions R           in process: pp/tg repetitions, reported as mean ± sd (default 5)
+  --refresh-bandwidth       measure the host's memory bandwidth again (else the cached probe is used)
   --connect-timeout S       seconds until response headers (default 30)
   --first-token-timeout S   seconds until the first token (default 300)
   --gap-timeout S           longest silence between tokens, seconds (default 120)
@@ -70,6 +82,11 @@ const OPTIONS = {
   unload: { type: 'boolean' },
   json: { type: 'boolean' },
   out: { type: 'string' },
+  ...ENGINE_OPTIONS,
+  pp: { type: 'string' },
+  tg: { type: 'string' },
+  repetitions: { type: 'string' },
+  'refresh-bandwidth': { type: 'boolean' },
 } as const;
 
 const PROMPT_KEYS: readonly SpeedPromptKey[] = ['short', 'medium', 'long'];
@@ -127,34 +144,27 @@ function progressLine(p: SpeedProgress): string {
   return `  ${what}: TTFT ${r.ttft_s?.toFixed(3) ?? '—'} s, decode ${tps} T/s, ${r.completion_tokens ?? '?'} tokens\n`;
 }
 
-/** Never let the key reach the terminal or a file, even when a server echoes it in an error. */
-function redactingIO(io: CliIO, secret: string | undefined): CliIO {
-  if (!secret) return io;
-  const scrub = (text: string) => text.split(secret).join('***');
-  return {
-    ...io,
-    stdout: { write: (text: string) => io.stdout.write(scrub(text)), isTTY: io.stdout.isTTY },
-    stderr: { write: (text: string) => io.stderr.write(scrub(text)), isTTY: io.stderr.isTTY },
-  };
-}
-
 export const command: CommandModule = {
   usage,
   async run(args: string[], rawIO: CliIO): Promise<number> {
     let io = rawIO;
     const { values, positionals } = parseCommandArgs(args, OPTIONS);
-    const model = positionals[0];
-    if (!model) throw new UsageError('name the model to measure: crucibleforge speed <model> --base-url <url>');
-    if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
     const baseUrl = values['base-url'];
-    if (!baseUrl) throw new UsageError('--base-url is required (e.g. http://127.0.0.1:1234/v1)');
-    if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+    const inProcess = values.gguf !== undefined && baseUrl === undefined;
+    const named = positionals[0];
+    if (!named && !inProcess) throw new UsageError('name the model to measure: crucibleforge speed <model> --base-url <url> (or --gguf FILE to run it in process)');
+    if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+    if (!inProcess && !baseUrl) throw new UsageError('--base-url is required (e.g. http://127.0.0.1:1234/v1), or --gguf FILE to run the model in this process');
+    if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+    if (!inProcess && (values.threads || values['ctx-size'] || values['batch-size'] || values.pp || values.tg || values.repetitions)) {
+      throw new UsageError('--threads, --ctx-size, --batch-size, --pp, --tg and --repetitions are for a model run in process (--gguf FILE without --base-url)');
+    }
     const keyVar = values['api-key-env'];
     let apiKey: string | undefined;
     if (keyVar !== undefined) {
       apiKey = io.env[keyVar];
       if (!apiKey) throw new UsageError(`--api-key-env ${keyVar}: the environment variable ${keyVar} is not set`);
-      io = redactingIO(rawIO, apiKey);
+      io = redactingIO(rawIO, [apiKey]); // never let the key reach the terminal, even when a server echoes it
     }
     const prompts = (listFlag(values.prompts) ?? [...PROMPT_KEYS]).map((p) => oneOf('prompts', p, PROMPT_KEYS, 'short'));
     if (prompts.length === 0) throw new UsageError('--prompts needs at least one of short, medium, long');
@@ -163,21 +173,39 @@ export const command: CommandModule = {
       const seconds = positiveNumber(flag, values[flag] as string | undefined);
       if (seconds !== undefined) timeouts[key] = seconds * 1000;
     }
-    const providerKind = oneOf<ProviderKind>('provider', values.provider, PROVIDER_KINDS, 'generic');
+    const providerKind = oneOf<ProviderKind>('provider', values.provider, PROVIDER_KINDS, inProcess ? 'llamacpp' : 'generic');
     const reasoning = oneOf<ReasoningMode>('reasoning', values.reasoning, ['auto', 'on', 'off'], 'auto');
+    const bandwidthGbs = positiveNumber('bandwidth-gbs', values['bandwidth-gbs']) ?? null;
+    const ppTg = inProcess ? ppTgSettings(values) : null;
+    let opened: OpenedEngine | null = null;
     let gguf: GgufInfo | null = null;
-    if (values.gguf) {
+    if (inProcess) {
+      opened = await openEngine(io, values.gguf!, values, named);
+      gguf = opened.gguf;
+      io.stderr.write(`${engineLine(opened.info)}\n`);
+    } else if (values.gguf) {
       try {
         gguf = await readGgufInfo(resolve(io.cwd, values.gguf));
       } catch (error) {
         throw new UsageError(`--gguf: ${(error as Error).message}`);
       }
+    } else {
+      const found = await discoverServedGguf(io, named!, { baseUrl: baseUrl!, providerKind, apiKey });
+      if (found) io.stderr.write(`found the model's GGUF: ${found.location.path} (${found.location.detail}): ${ggufSummary(found.info)}\n`);
+      gguf = found?.info ?? null;
     }
+    // No GPU named: a model on this machine (in process, or a loopback server) is held to this host's
+    // bandwidth, probed (or read from the cache) only when the roofline needs it.
+    const local = !values.gpu && bandwidthGbs === null && (inProcess || isLocalEndpoint(baseUrl!));
+    const roofline = local
+      ? await hostRooflineOptions(io, { refresh: values['refresh-bandwidth'] === true, onReading: (r) => io.stderr.write(`${bandwidthLine(r)}\n`) })
+      : {};
+    const model = opened?.info.model ?? named!;
 
     let report;
     try {
       report = await runSpeedBenchmark({
-        baseUrl,
+        ...(opened ? { completer: opened.engine, endpointLabel: `in-process:${opened.info.gguf}`, metadata: false } : { baseUrl: baseUrl! }),
         model,
         ...(apiKey ? { apiKey } : {}),
         providerKind,
@@ -190,6 +218,7 @@ export const command: CommandModule = {
         ...(values.concurrency ? { concurrency: counts('concurrency', values.concurrency)! } : {}),
         bandwidthGbs: positiveNumber('bandwidth-gbs', values['bandwidth-gbs']) ?? null,
         gpu: values.gpu ?? null,
+        ...roofline,
         gguf,
         timeouts,
         signal: io.signal,
@@ -204,21 +233,28 @@ export const command: CommandModule = {
       io.stderr.write(`crucibleforge speed: ${error.code}: ${message}\n`);
       const partial = describePartial(error.details.partial as PartialTimings | undefined);
       if (partial && /TIMEOUT|STREAM/.test(error.code)) io.stderr.write(`  ${partial}\n`);
+      await opened?.engine.close();
       return EXIT.failed;
     }
 
-    const json = `${JSON.stringify(report, null, 2)}\n`;
-    const safeJson = apiKey ? json.split(apiKey).join('***') : json;
-    // with --json stdout is the report alone; the notes a person reads go to stderr
+    // with --json stdout is the report alone; the notes a person reads (and the tables) go to stderr
     const notes = values.json ? io.stderr : io.stdout;
-    if (values.json) io.stdout.write(safeJson);
-    else io.stdout.write(renderSpeedReport(report));
+    notes.write(renderSpeedReport(report));
+    let ppTgReport = null;
+    try {
+      if (opened && ppTg) ppTgReport = await runPpTg(opened, ppTg, { ...io, stdout: notes });
+    } finally {
+      await opened?.engine.close();
+    }
+    const full = opened ? { ...report, engine: opened.info, pp_tg: ppTgReport } : report;
+    const json = makeRedactor([apiKey])(`${JSON.stringify(full, null, 2)}\n`);
+    if (values.json) io.stdout.write(json);
     if (values.out) {
       const file = resolve(io.cwd, values.out);
-      await writeFile(file, safeJson);
+      await writeFile(file, json);
       notes.write(`report written to ${file}\n`);
     }
-    if (values.unload) {
+    if (values.unload && baseUrl) {
       const released = await releaseModel(baseUrl, model, { providerKind, ...(apiKey ? { apiKey } : {}) });
       notes.write(`unload: ${released.detail}\n`);
     }

@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
+import { writeTinyLlama } from '@crucibleforge/timing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
 import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim } from '../runner-testing';
@@ -55,5 +59,23 @@ describe('crucibleforge status and models', () => {
     const offline = memoryIO({ cwd: ws.dir });
     expect(await main(['models', '--config', ws.config, '--offline'], offline.io)).toBe(0);
     expect(offline.stdout()).not.toContain('served by its endpoint');
+  });
+
+  it('models: a local server\'s model shows its GGUF found in the LM Studio folders (size, quantisation, parameters, architecture)', async () => {
+    const ws = await fixtureWorkspace(sim.url);
+    const home = await mkdtemp(join(tmpdir(), 'cf-models-home-'));
+    try {
+      const file = join(home, '.lmstudio', 'models', 'someone', 'weak-GGUF', 'weak-Q8_0.gguf');
+      const model = await writeTinyLlama(file, { type: 'Q8_0', embedding: 32, layers: 1, heads: 2 });
+      const t = memoryIO({ cwd: ws.dir, env: { HOME: home } });
+      expect(await main(['models', '--config', ws.config], t.io)).toBe(0);
+      const line = t.stdout().split('\n').find((l) => l.includes('weak (not configured)'))!;
+      expect(line).toContain(`{GGUF ${file}: `);
+      expect(line).toMatch(new RegExp(`Q8_0 · ${(model.parameters / 1e3).toFixed(0)}K params · llama\\}`));
+      // The configured models the endpoint serves have no file on disk: nothing is invented for them.
+      expect(t.stdout().split('\n').find((l) => l.includes('* strong'))).not.toContain('GGUF');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { applyProfile, loadCases, loadProfiles } from '@crucibleforge/cases';
-import { configuredSecrets, listRuns, preflightModel, type RunListing, type RunnerConfig } from '@crucibleforge/runner';
+import { configuredSecrets, isInProcess, listRuns, preflightModel, probeInProcess, type RunListing, type RunnerConfig } from '@crucibleforge/runner';
 import { fetchModelIds } from '@crucibleforge/timing';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
@@ -27,16 +27,22 @@ const options = {
   cases: { type: 'string' },
 } as const;
 
-interface ProviderStatus { name: string; kind: string; base_url: string; concurrency: number | null; up: boolean; models_listed: number | null; api_key_env: string | null; api_key_set: boolean | null }
+/** `gguf`/`problem`: an in-process provider (kind llamacpp-inprocess), up when its GGUF reads. */
+interface ProviderStatus { name: string; kind: string; base_url: string; concurrency: number | null; up: boolean; models_listed: number | null; api_key_env: string | null; api_key_set: boolean | null; gguf: string | null; problem: string | null }
 interface ModelStatus { label: string; provider: string; id: string; enabled: boolean; context_length: number | null; reasoning: string; preflight: { ok: boolean; message: string } | null }
 interface CasesStatus { dir: string | null; count: number | null; problem: string | null; profiles: { name: string; cases: number | null; problem: string | null; description: string | null }[] }
 
 async function providerStatus(config: RunnerConfig, io: CliIO): Promise<ProviderStatus[]> {
   return Promise.all(
-    Object.entries(config.providers).map(async ([name, p]) => {
+    Object.entries(config.providers).map(async ([name, p]): Promise<ProviderStatus> => {
+      const base = { name, kind: p.kind, base_url: p.base_url, concurrency: p.concurrency ?? null };
+      if (isInProcess(p)) {
+        const probe = await probeInProcess(p, []);
+        return { ...base, up: probe.listing.ok, models_listed: null, api_key_env: null, api_key_set: null, gguf: p.gguf, problem: probe.listing.ok ? null : probe.listing.reason };
+      }
       const key = p.api_key_env ? io.env[p.api_key_env] : undefined;
       const ids = await fetchModelIds(p.base_url, { ...(key ? { apiKey: key } : {}), timeoutMs: 3000 }).catch(() => null);
-      return { name, kind: p.kind, base_url: p.base_url, concurrency: p.concurrency ?? null, up: ids !== null, models_listed: ids ? ids.length : null, api_key_env: p.api_key_env ?? null, api_key_set: p.api_key_env ? Boolean(key) : null };
+      return { ...base, up: ids !== null, models_listed: ids ? ids.length : null, api_key_env: p.api_key_env ?? null, api_key_set: p.api_key_env ? Boolean(key) : null, gguf: null, problem: null };
     }),
   );
 }
@@ -76,6 +82,7 @@ async function casesStatus(casesDir: string | null): Promise<CasesStatus> {
 }
 
 function providerLine(p: ProviderStatus): string {
+  if (p.gguf !== null) return `  ${p.up ? 'READY' : 'MISSING'} ${p.name} (${p.kind}) ${p.gguf}${p.up ? ' · runs in this process' : ` · ${p.problem}`}`;
   const keyText = p.api_key_env ? `key $${p.api_key_env} ${p.api_key_set ? 'set' : 'NOT SET'}` : 'no key';
   return `  ${p.up ? 'UP  ' : 'DOWN'} ${p.name} (${p.kind}) ${p.base_url} · concurrency ${p.concurrency ?? 'default'} · ${keyText}${p.models_listed === null ? '' : ` · ${p.models_listed} models listed`}`;
 }
@@ -100,7 +107,7 @@ function runLine(r: RunListing): string {
 /** What is down, one phrase each (empty: everything checked is up). */
 function downList(providers: ProviderStatus[], models: ModelStatus[], cases: CasesStatus): string[] {
   return [
-    ...providers.filter((p) => !p.up).map((p) => `provider ${p.name} is down`),
+    ...providers.filter((p) => !p.up).map((p) => `provider ${p.name} is ${p.gguf === null ? 'down' : 'missing its GGUF'}`),
     ...providers.filter((p) => p.api_key_set === false).map((p) => `$${p.api_key_env} is not set`),
     ...models.filter((m) => m.preflight && !m.preflight.ok).map((m) => `preflight of ${m.label} failed`),
     ...(cases.problem || cases.profiles.some((p) => p.problem) ? ['the case set has problems'] : []),

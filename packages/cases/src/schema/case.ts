@@ -68,6 +68,31 @@ export const VerifySpecSchema = z
   .strict();
 export type VerifySpec = z.infer<typeof VerifySpecSchema>;
 
+/**
+ * Blind calibration: fresh solvers that saw exactly the messages a model is sent (no case file, reference or
+ * tools) attempted the case; their replies were graded by `cases grade`. The label follows the pass rate
+ * (`difficultyFromEvidence`); the revision binds the evidence to the question it was gathered on.
+ */
+export const BlindCalibrationSchema = z
+  .object({
+    attempts: z.int().min(3).describe('blind attempts, each by a fresh solver (at least 3)'),
+    passes: z.int().min(0).describe('attempts that `cases grade` passed'),
+    solver: z.string().min(3).describe('who attempted: model class and conditions, e.g. "frontier chat model, blind, no tools"'),
+    date: z.iso.date().describe('when the attempts were graded (YYYY-MM-DD)'),
+    revision: z
+      .string()
+      .regex(/^[0-9a-f]{12}$/)
+      .describe('the case revision the attempts answered; a question edit makes the evidence stale'),
+    seed: z.int().min(0).optional().describe('the run seed the attempts answered (seeded cases; default 1)'),
+    review: z
+      .string()
+      .min(10)
+      .optional()
+      .describe('required when no attempt passed: what the hand re-check confirmed (reference, uniqueness, one reading of the wording)'),
+  })
+  .strict();
+export type BlindCalibration = z.infer<typeof BlindCalibrationSchema>;
+
 export const CaseSchema = z
   .object({
     id: z
@@ -79,6 +104,7 @@ export const CaseSchema = z
     difficulty: DifficultySchema,
     tags: z.array(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/)).optional(),
     why_hard: z.string().min(10).optional().describe('required for hard cases: what makes it hard by construction'),
+    calibration: BlindCalibrationSchema.optional().describe('blind attempts and passes; a hard label needs it (hard: at most a third passed)'),
     system: z.string().optional(),
     prompt: z.string().min(1).optional().describe('the user message (or use turns)'),
     turns: z.array(z.string().min(1)).min(1).optional().describe('user messages of a multi-turn case, in order'),

@@ -23,6 +23,10 @@ export async function renderNewRun(view, app) {
   const errorBox = h('div');
   const confirm = h('input', { type: 'checkbox', id: 'confirm-cost' });
   const confirmRow = h('label', { class: 'check', hidden: true }, confirm, h('span', { id: 'confirm-text' }, 'I accept the cost'));
+  // Optional budget in USD: the run stops before its spending would pass it (the server enforces it).
+  const budget = h('input', { type: 'number', id: 'budget', min: 0, step: 0.01, placeholder: 'none' });
+  const budgetRow = h('div', { class: 'field', hidden: true }, h('label', { for: 'budget' }, 'Budget (USD)'), budget,
+    h('div', { class: 'help' }, 'Optional: the run stops before its spending would pass it.'));
   const start = h('button', { type: 'button', class: 'primary', id: 'start-run', disabled: true }, 'Start run');
   let lastEstimate = null;
   let ticket = 0;
@@ -35,12 +39,19 @@ export async function renderNewRun(view, app) {
   };
   confirm.addEventListener('change', canStart);
 
+  const budgetUsd = () => (budget.value.trim() === '' || !(Number(budget.value) >= 0) ? null : Number(budget.value));
   const body = () => ({
     profile: form.profile,
     models: [...form.models],
     categories: form.categories.size === Object.keys(profileOf(form.profile).categories).length ? null : [...form.categories],
     seed: form.seed,
+    budget_usd: budgetUsd(),
   });
+  // The server refuses a priced run unless the request names the cost the user accepted.
+  const startBody = () => {
+    const priced = lastEstimate?.estimate.priced && lastEstimate.estimate.total_usd > 0;
+    return priced && confirm.checked ? { ...body(), accept_cost_usd: lastEstimate.estimate.total_usd } : body();
+  };
 
   async function estimate() {
     const mine = ++ticket;
@@ -58,6 +69,7 @@ export async function renderNewRun(view, app) {
       lastEstimate = e;
       const priced = e.estimate.priced && e.estimate.total_usd > 0;
       confirmRow.hidden = !priced;
+      budgetRow.hidden = !priced;
       confirm.checked = false;
       put(document.getElementById('confirm-text'), `I accept a cost of up to ${usd(e.estimate.total_usd)}`);
       add(clear(estimateBox),
@@ -81,7 +93,7 @@ export async function renderNewRun(view, app) {
     start.disabled = true;
     clear(errorBox);
     try {
-      const { run } = await postJson('/api/runs', body());
+      const { run } = await postJson('/api/runs', startBody());
       await app.refreshState();
       app.go(href('live', run.run_id));
     } catch (error) {
@@ -129,7 +141,7 @@ export async function renderNewRun(view, app) {
         h('div', { class: 'field' }, h('label', null, 'Models'), enabled.length === 0 && models.configured.length === 0 ? notice('warn', 'No models configured.') : modelBox),
         h('div', { class: 'field' }, h('label', null, 'Categories'), categoryBox),
         h('div', { class: 'field' }, h('label', { for: 'seed' }, 'Seed'), seed, h('div', { class: 'help' }, 'Seeded cases draw their numbers from it; the same seed reproduces a run, a new one defeats memorisation.'))),
-      h('section', { class: 'panel' }, h('h2', null, 'Estimate'), estimateBox, errorBox, h('div', { class: 'actions' }, confirmRow, start),
+      h('section', { class: 'panel' }, h('h2', null, 'Estimate'), estimateBox, errorBox, budgetRow, h('div', { class: 'actions' }, confirmRow, start),
         app.state?.active ? h('p', { class: 'small muted' }, 'A run is going: ', h('a', { href: href('live', app.state.active.run_id) }, app.state.active.run_id), '. One run at a time.') : null)),
   );
   describeProfile();
