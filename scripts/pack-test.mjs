@@ -61,6 +61,13 @@ function workspacePackages(root) {
   );
 }
 
+/** The workspace's `ignoredOptionalDependencies` (pnpm-workspace.yaml): prebuilts this machine never uses. */
+function ignoredOptional(root) {
+  const yaml = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
+  const block = yaml.match(/^ignoredOptionalDependencies:\n((?:[ \t]+-[^\n]*\n)+)/m)?.[1] ?? '';
+  return [...block.matchAll(/-\s*['"]?([^'"\s]+)['"]?/g)].map((m) => m[1]);
+}
+
 const scratch = mkdtempSync(join(tmpdir(), 'cf-pack-'));
 const stage = join(scratch, 'stage');
 const tarballs = join(scratch, 'tarballs');
@@ -135,9 +142,15 @@ try {
   const installed = check('npm install the tarballs into a fresh project outside the workspace', () => {
     mkdirSync(consumer);
     const deps = Object.fromEntries(published.map((p) => [p.name, spec(p)]));
+    // node-llama-cpp's GPU prebuilts (CUDA, Vulkan: ~600 MB, never loaded: the engine runs on the CPU) stand in as
+    // an empty local package, the npm twin of the workspace's ignoredOptionalDependencies; a user's install gets them.
+    const stub = join(scratch, 'no-gpu-prebuilt');
+    mkdirSync(stub);
+    writeFileSync(join(stub, 'package.json'), '{ "name": "cf-no-gpu-prebuilt", "version": "0.0.0" }\n');
+    const gpuStubs = Object.fromEntries(ignoredOptional(REPO).map((name) => [name, `file:${relative(consumer, stub)}`]));
     writeFileSync(
       join(consumer, 'package.json'),
-      `${JSON.stringify({ name: 'cf-consumer', private: true, type: 'module', dependencies: { ...deps, '@types/node': '20.19.43' }, overrides: deps }, null, 2)}\n`,
+      `${JSON.stringify({ name: 'cf-consumer', private: true, type: 'module', dependencies: { ...deps, '@types/node': '20.19.43' }, overrides: { ...deps, ...gpuStubs } }, null, 2)}\n`,
     );
     const r = mustRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: consumer });
     result.install_s = Number(r.seconds.toFixed(1));

@@ -5,6 +5,7 @@ import { grade, initialMessages, judgeInputFor, loadCases, materializeCase, resu
 import { EXIT, main as cliMain, type CliIO } from '@crucibleforge/cli';
 import { CrucibleError, type ChatReply, type ChatRequest, type ResultRow } from '@crucibleforge/core';
 import { createDemoModels } from '@crucibleforge/demo';
+import { createLlamaCppEngine, renderPpTg, type LlamaCppEngineOptions } from '@crucibleforge/engine-llamacpp';
 import { startGuiServer } from '@crucibleforge/gui';
 import { completerFrom, gradeFromVerdict, judgeAgainstReference, type JudgeCompleter } from '@crucibleforge/judge';
 import { acquireLease } from '@crucibleforge/lease';
@@ -13,6 +14,7 @@ import { loadConfig } from '@crucibleforge/runner';
 import { createSandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint } from '@crucibleforge/sim-endpoint';
 import { createTimedCompleter, streamChat } from '@crucibleforge/timing';
+import { writeGguf } from '@crucibleforge/timing/testing';
 
 /** One model, every judged case of the shipped set: a row each, judged by a plain function. */
 export async function harness(model: (request: ChatRequest) => Promise<ChatReply>, judgeModel: JudgeCompleter): Promise<ResultRow[]> {
@@ -40,7 +42,19 @@ export async function harness(model: (request: ChatRequest) => Promise<ChatReply
   return rows;
 }
 
+/** A GGUF in process: the engine is a timed completer like the HTTP one. */
+export async function inProcess(options: LlamaCppEngineOptions): Promise<string> {
+  const engine = createLlamaCppEngine(options);
+  try {
+    const timed = await engine.completeTimed({ messages: [{ role: 'user', content: 'Hi' }], max_tokens: 8 });
+    return `${timed.reply.content} ${renderPpTg(await engine.benchmark({ promptTokens: 8, generateTokens: 4, repetitions: 1 }))}`;
+  } finally {
+    await engine.close();
+  }
+}
+
 export const everything = [
+  writeGguf,
   cliMain, EXIT, CrucibleError, createDemoModels, startGuiServer, acquireLease, loadConfig, startSimEndpoint,
   streamChat, createTimedCompleter, completerFrom,
 ] as const;

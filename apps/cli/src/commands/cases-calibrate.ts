@@ -5,6 +5,7 @@ import type { Sandbox } from '@crucibleforge/sandbox';
 import { intFlag, parseCommandArgs } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO } from '../io';
+import { inert } from '../output';
 import { concrete, lazySandbox, parseReplyFile, pickCase } from './cases-grade';
 
 /**
@@ -64,9 +65,12 @@ export async function calibrate(args: string[], io: CliIO): Promise<number> {
     ...(values.review ? { review: values.review } : {}),
   };
   const evidence = difficultyFromEvidence(calibration);
-  if (values.json) io.stdout.write(`${JSON.stringify({ id: c.id, labelled: picked.def.difficulty, evidence, calibration, verdicts })}\n`);
+  // --json: stdout is the one JSON document; the verdict lines a person reads go to stderr
+  const notes = values.json ? io.stderr : io.stdout;
+  if (values.json) io.stdout.write(`${JSON.stringify({ id: c.id, labelled: picked.def.difficulty, evidence, calibration, verdicts }, null, 2)}\n`);
   else {
-    for (const v of verdicts) io.stdout.write(`${v.status === 'pass' ? 'PASS' : v.status.toUpperCase()} ${v.file}: ${v.reason}\n`);
+    // a grader's reason quotes the model's reply: its control characters are shown, not obeyed
+    for (const v of verdicts) io.stdout.write(`${v.status === 'pass' ? 'PASS' : v.status.toUpperCase()} ${inert(v.file)}: ${inert(v.reason)}\n`);
     io.stdout.write(`${c.id}: ${passes} of ${verdicts.length} blind attempts passed: the evidence says ${evidence} (labelled ${picked.def.difficulty})\n`);
   }
   if (!values.write) return EXIT.ok;
@@ -77,6 +81,6 @@ export async function calibrate(args: string[], io: CliIO): Promise<number> {
   const updated = withCalibration(await readFile(path, 'utf8'), c.id, calibration);
   if (updated === null) throw new UsageError(`${path}: no case with id ${c.id}`);
   await writeFile(path, updated);
-  if (!values.json) io.stdout.write(`recorded in ${path}\n`);
+  notes.write(`recorded in ${path}\n`);
   return EXIT.ok;
 }

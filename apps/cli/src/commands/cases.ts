@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { CATEGORIES, CrucibleError } from '@crucibleforge/core';
+import { CATEGORIES, CrucibleError, didYouMean } from '@crucibleforge/core';
 import { assertKnownIds, formatVerifySummary, verifyCases, type LoadedCase } from '@crucibleforge/cases';
 import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
 import { parseCommandArgs } from '../args';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { inert } from '../output';
 import { calibrate } from './cases-calibrate';
 import { grade, show } from './cases-grade';
 import { loadSelection } from './cases-load';
@@ -210,6 +211,8 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   return report.problems > 0 ? EXIT.failed : EXIT.ok;
 }
 
+const SUBCOMMANDS = ['list', 'verify', 'grade', 'show', 'calibrate'];
+
 export const command: CommandModule = {
   usage,
   async run(args, io) {
@@ -219,6 +222,8 @@ export const command: CommandModule = {
     if (sub === 'grade') return grade(rest, io);
     if (sub === 'show') return show(rest, io);
     if (sub === 'calibrate') return calibrate(rest, io);
-    throw new UsageError(sub === undefined ? 'give a subcommand: list, verify, grade, show or calibrate' : `unknown subcommand "${sub}" (list, verify, grade, show or calibrate)`);
+    if (sub === undefined) throw new UsageError('give a subcommand: list, verify, grade, show or calibrate');
+    const guess = didYouMean(sub, SUBCOMMANDS);
+    throw new UsageError(`unknown subcommand "${inert(sub)}"${guess ? ` (did you mean "${guess}"?)` : ''}; the subcommands are ${SUBCOMMANDS.join(', ')}`);
   },
 };

@@ -4,6 +4,7 @@ import { CrucibleError } from '@crucibleforge/core';
 import { createSandbox, type SandboxLanguage, type SandboxResult } from '@crucibleforge/sandbox';
 import { intFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { inert } from '../output';
 
 const usage = `Usage: crucibleforge sandbox exec --lang python|node <file> [--timeout-s N] [--memory-mb N] [--json] [--allow-unsandboxed]
 
@@ -122,7 +123,7 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const [sub, ...rest] = args;
-    if (sub !== 'exec') throw new UsageError(sub === undefined ? 'missing the subcommand: exec' : `unknown subcommand "${sub}" (expected: exec)`);
+    if (sub !== 'exec') throw new UsageError(sub === undefined ? 'missing the subcommand: exec' : `unknown subcommand "${inert(sub)}" (expected: exec)`);
     return exec(rest, io);
   },
 };

@@ -54,7 +54,7 @@ describe('crucibleforge speed', () => {
       JSON.stringify({ schemaVersion: 2, layers: [{ mediaType: 'application/vnd.ollama.image.model', digest: `sha256:${hex}`, size: model.bytes.length }] }),
     );
     const { code, out, err } = await speed(
-      ['tinyllama:latest', '--base-url', s.url, '--provider', 'ollama', '--runs', '1', '--warmup', '0', '--prompts', 'short', '--json', 'ollama.json'],
+      ['tinyllama:latest', '--base-url', s.url, '--provider', 'ollama', '--runs', '1', '--warmup', '0', '--prompts', 'short', '--out', 'ollama.json'],
       { HOME: dir, OLLAMA_MODELS: store },
     );
     expect(code).toBe(0);
