@@ -178,6 +178,15 @@ try {
       return `${names.length} packages`;
     });
 
+    check('the shipped case set loads clean from the installed tree, every case of cases/ in it', () => {
+      const count = `import { caseSetDir } from '@crucibleforge/case-set';\nimport { loadCases } from '@crucibleforge/cases';\nconst r = await loadCases(process.argv[2] ?? caseSetDir);\nif (!r.ok) { console.error(JSON.stringify(r.problems.slice(0, 5))); process.exit(1); }\nconsole.log(r.cases.length);\n`;
+      writeFileSync(join(consumer, 'count-cases.mjs'), count);
+      const shipped = Number(mustRun(process.execPath, ['count-cases.mjs'], { cwd: consumer }).stdout.trim());
+      const repo = Number(mustRun(process.execPath, ['count-cases.mjs', join(REPO, 'cases')], { cwd: consumer }).stdout.trim());
+      if (shipped !== repo) throw new Error(`the installed set has ${shipped} cases, cases/ has ${repo}`);
+      return `${shipped} cases`;
+    });
+
     // 7. The installed CLI, run from the consumer project: no cases/ anywhere above it, so only the shipped set.
     const bin = (name) => join(consumer, 'node_modules', '.bin', name);
     check(`the installed crucibleforge --version is ${EXPECTED_VERSION}`, () => {

@@ -5,6 +5,7 @@ import { fetchModelIds, listModelMetadata, streamChat, type ProviderKind } from 
 import { EXIT, type CliIO } from './io';
 import { columns, formatBytes, type Paint } from './bench-llm-render';
 import { discoverAll, formatParams } from './host-roofline';
+import { inert } from './output';
 
 export interface EndpointOptions {
   baseUrl: string;
@@ -43,7 +44,7 @@ export async function listModels(o: EndpointOptions, io: CliIO): Promise<number>
     ]);
   }
   const found = files.size > 0 ? `; ${files.size} GGUF file${files.size === 1 ? '' : 's'} found on disk` : '';
-  io.stdout.write(`${meta.models.length} model${meta.models.length === 1 ? '' : 's'} at ${o.baseUrl} (metadata from ${meta.sources.join(', ')}${found})\n${columns(rows, '  ').join('\n')}\n`);
+  io.stdout.write(inert(`${meta.models.length} model${meta.models.length === 1 ? '' : 's'} at ${o.baseUrl} (metadata from ${meta.sources.join(', ')}${found})\n${columns(rows, '  ').join('\n')}\n`));
   return EXIT.ok;
 }
 
@@ -53,8 +54,8 @@ export async function listModels(o: EndpointOptions, io: CliIO): Promise<number>
  * the endpoint fails, 3 when only the sandbox is missing.
  */
 export async function checkSetup(o: EndpointOptions, io: CliIO, paint: Paint): Promise<number> {
-  const ok = (text: string) => io.stdout.write(`  ${paint.pass('✓')} ${text}\n`);
-  const bad = (text: string) => io.stdout.write(`  ${paint.fail('✗')} ${text}\n`);
+  const ok = (text: string) => io.stdout.write(`  ${paint.pass('✓')} ${inert(text)}\n`);
+  const bad = (text: string) => io.stdout.write(`  ${paint.fail('✗')} ${inert(text)}\n`);
   let endpointOk = true;
   const ids = await fetchModelIds(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}) });
   if (ids === null) {

@@ -1,6 +1,8 @@
 import type { RunEvent, RunRow } from '@crucibleforge/runner';
 import { describe, expect, it } from 'vitest';
 import { paintFor, testLines } from './bench-llm-render';
+import { main } from './main';
+import { fixtureWorkspace, startFixtureSim } from './runner-testing';
 import { terminalWidth, useColor } from './output';
 import { renderRun } from './runner-render';
 import { memoryIO } from './testing';
@@ -57,6 +59,25 @@ describe('model output on the terminal', () => {
       const text = testLines(failed, 30, paint).join('\n').replace(/\u001b\[\d+m/g, '');
       expect(text).toContain('␛[2J');
       expect(text).not.toMatch(ESC_OR_CONTROL);
+    }
+  });
+});
+
+describe('what an endpoint says about itself is untrusted too', () => {
+  it('models and bench-llm --list show a hostile model id inert', async () => {
+    const evil = 'evil\u001b]0;owned\u0007\u001b[2J';
+    const sim = await startFixtureSim([{ id: evil, first_token_base_ms: 1, decode_tps: 20_000, prefill_tps: 10_000_000, answer: { content: HOSTILE } }]);
+    try {
+      const ws = await fixtureWorkspace(sim.url);
+      const models = memoryIO({ cwd: ws.dir, env: {} });
+      expect(await main(['models', '--config', ws.config], models.io)).toBe(0);
+      expect(models.stdout()).toContain('evil␛]0;owned␇␛[2J (not configured)');
+      const list = memoryIO({ cwd: ws.dir, env: {} });
+      expect(await main(['bench-llm', '--list', '--base-url', sim.url], list.io)).toBe(0);
+      expect(list.stdout()).toContain('evil␛]0;owned␇␛[2J');
+      for (const out of [models.stdout(), list.stdout()]) expect(out).not.toMatch(ESC_OR_CONTROL);
+    } finally {
+      await sim.close();
     }
   });
 });

@@ -93,5 +93,13 @@ describe('resultRow', () => {
     expect(row.grader_version).toBe(GRADER_VERSION);
     expect('grader_version' in resultRow({ run_id: 'r', model: 'm', provider: 'p', case: c, grade: row.grade, grader_version: null, started_at: row.started_at })).toBe(false);
     expect(resultRow({ run_id: 'r', model: 'm', provider: 'p', case: c, seed: null, grade: { status: 'skipped', reason: 'x' }, started_at: row.started_at }).seed).toBeNull();
+    expect('attempts' in row || 'stream' in row).toBe(false);
+  });
+  it("carries the retry loop's attempts and a damaged stream's tally when given", async () => {
+    const c = await materializeCase(cases[0]!.def, 1);
+    const attempts = { requests: 2, retries: 1, wait_s: 0.5, faults: [] };
+    const stream = { dropped_events: 3, decode_errors: 0, unexpected_end: true };
+    const row = resultRow({ run_id: 'r', model: 'm', provider: 'p', case: c, grade: { status: 'fail', reason: 'x' }, attempts, stream, started_at: '2030-01-01T00:00:00.000Z' });
+    expect(row).toMatchObject({ attempts, stream });
   });
 });

@@ -4,6 +4,7 @@ import { discoverAll, formatParams, ggufSummary } from '../host-roofline';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { requireConfig, withRunnerErrors } from '../runner-context';
+import { inert } from '../output';
 
 const usage = `Usage: crucibleforge models [--config PATH] [--offline] [--json]
 
@@ -94,7 +95,8 @@ export const command: CommandModule = {
         return EXIT.ok;
       }
       if (!values.offline) lines.push('', '* served by its endpoint   ! configured but not served');
-      io.stdout.write(`${lines.join('\n')}\n`);
+      // model ids and files come from the endpoint: shown, never obeyed
+      io.stdout.write(`${inert(lines.join('\n'))}\n`);
       return EXIT.ok;
     });
   },

@@ -20,6 +20,7 @@ import { ENGINE_OPTIONS, ENGINE_USAGE, engineLine, openEngine, ppTgSettings, run
 import { bandwidthLine, discoverServedGguf, ggufSummary, hostRooflineOptions, isLocalEndpoint } from '../host-roofline';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { redactingIO } from '../runner-context';
+import { inert } from '../output';
 
 const usage = `Usage: crucibleforge speed <model> --base-url <url> [options]
        crucibleforge speed [<model>] --gguf FILE [options]      (no server: llama.cpp in this process)
@@ -139,7 +140,7 @@ function describePartial(partial: PartialTimings | undefined): string | null {
 function progressLine(p: SpeedProgress): string {
   const r = p.run;
   const what = `${p.phase === 'warmup' ? 'warm-up ' : ''}${p.label} #${r.index + 1}`;
-  if (!r.ok) return `  ${what}: ${r.error.code}: ${r.error.message}\n`;
+  if (!r.ok) return `  ${what}: ${r.error.code}: ${inert(r.error.message)}\n`;
   const tps = r.decode_tps === null ? '—' : r.decode_tps.toFixed(1);
   return `  ${what}: TTFT ${r.ttft_s?.toFixed(3) ?? '—'} s, decode ${tps} T/s, ${r.completion_tokens ?? '?'} tokens\n`;
 }
@@ -191,7 +192,7 @@ export const command: CommandModule = {
       }
     } else {
       const found = await discoverServedGguf(io, named!, { baseUrl: baseUrl!, providerKind, apiKey });
-      if (found) io.stderr.write(`found the model's GGUF: ${found.location.path} (${found.location.detail}): ${ggufSummary(found.info)}\n`);
+      if (found) io.stderr.write(inert(`found the model's GGUF: ${found.location.path} (${found.location.detail}): ${ggufSummary(found.info)}\n`));
       gguf = found?.info ?? null;
     }
     // No GPU named: a model on this machine (in process, or a loopback server) is held to this host's
@@ -230,7 +231,7 @@ export const command: CommandModule = {
       if (error.code === 'TIMING_AUTH') {
         message = keyVar ? `key rejected, set ${keyVar} to a valid key (${error.message})` : `key rejected: the endpoint needs a key; put it in an environment variable and pass --api-key-env VAR (${error.message})`;
       }
-      io.stderr.write(`crucibleforge speed: ${error.code}: ${message}\n`);
+      io.stderr.write(`crucibleforge speed: ${error.code}: ${inert(message)}\n`);
       const partial = describePartial(error.details.partial as PartialTimings | undefined);
       if (partial && /TIMEOUT|STREAM/.test(error.code)) io.stderr.write(`  ${partial}\n`);
       await opened?.engine.close();
@@ -239,7 +240,7 @@ export const command: CommandModule = {
 
     // with --json stdout is the report alone; the notes a person reads (and the tables) go to stderr
     const notes = values.json ? io.stderr : io.stdout;
-    notes.write(renderSpeedReport(report));
+    notes.write(inert(renderSpeedReport(report)));
     let ppTgReport = null;
     try {
       if (opened && ppTg) ppTgReport = await runPpTg(opened, ppTg, { ...io, stdout: notes });
@@ -256,7 +257,7 @@ export const command: CommandModule = {
     }
     if (values.unload && baseUrl) {
       const released = await releaseModel(baseUrl, model, { providerKind, ...(apiKey ? { apiKey } : {}) });
-      notes.write(`unload: ${released.detail}\n`);
+      notes.write(`unload: ${inert(released.detail)}\n`);
     }
     return report.ok ? EXIT.ok : EXIT.failed;
   },

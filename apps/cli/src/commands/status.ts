@@ -5,6 +5,7 @@ import { parseCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
 import { CASES_DIR_NOT_FOUND, findCasesDir } from '../cases-dir';
 import { configNotFound, locateConfig, redactingIO, requireConfig, resultsDirOf, withRunnerErrors } from '../runner-context';
+import { inert } from '../output';
 
 const usage = `Usage: crucibleforge status [--no-preflight] [--json] [--config PATH] [--results DIR] [--cases DIR]
 
@@ -139,7 +140,8 @@ export const command: CommandModule = {
         out.push(...casesLines(cases));
         if (runs.length > 0) out.push('latest runs:', ...runs.map(runLine));
         out.push(down.length === 0 ? 'status: everything checked is up' : `status: DOWN — ${down.join('; ')}`);
-        io.stdout.write(`${out.join('\n')}\n`);
+        // preflight messages and model ids come from the endpoints: shown, never obeyed
+        io.stdout.write(`${inert(out.join('\n'))}\n`);
       }
       return down.length === 0 ? EXIT.ok : EXIT.failed;
     });
