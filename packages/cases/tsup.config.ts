@@ -1,4 +1,4 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.base';
 
-export default defineConfig(packageBuild({ index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' }));
+export default defineConfig(packageBuild({ index: 'src/index.ts', internal: 'src/internal.ts', 'testing/index': 'src/testing/index.ts' }));

@@ -1,7 +1,7 @@
 // A harness an adopter writes from the READMEs, typechecked strictly against the installed tarballs by
 // scripts/pack-test.mjs (never run): every package imported, the glue between them used as documented.
 import { caseSetDir } from '@crucibleforge/case-set';
-import { grade, initialMessages, judgeInputFor, loadCases, materializeCase, resultRow, type CaseJudgeInput } from '@crucibleforge/cases';
+import { grade, initialMessages, judgeInputFor, loadCaseSet, materializeCase, resultRow, type JudgeInput } from '@crucibleforge/cases';
 import { EXIT, main as cliMain, type CliIO } from '@crucibleforge/cli';
 import { CrucibleError, type ChatReply, type ChatRequest, type ResultRow } from '@crucibleforge/core';
 import { createDemoModels } from '@crucibleforge/demo';
@@ -18,13 +18,12 @@ import { writeGguf } from '@crucibleforge/timing/testing';
 
 /** One model, every judged case of the shipped set: a row each, judged by a plain function. */
 export async function harness(model: (request: ChatRequest) => Promise<ChatReply>, judgeModel: JudgeCompleter): Promise<ResultRow[]> {
-  const loaded = await loadCases(caseSetDir);
-  if (!loaded.ok) throw new Error(`${loaded.problems.length} problems`);
+  const loaded = await loadCaseSet(caseSetDir);
   const sandbox = await createSandbox();
   const rows: ResultRow[] = [];
   for (const picked of loaded.cases) {
     const c = await materializeCase(picked.def, 1, { sandbox });
-    const judgeInput: CaseJudgeInput | null = judgeInputFor(c);
+    const judgeInput: JudgeInput | null = judgeInputFor(c);
     if (!judgeInput) continue;
     const messages = initialMessages(c);
     const started = new Date();

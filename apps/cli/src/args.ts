@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { didYouMean } from '@crucibleforge/core';
+import { CATEGORIES, didYouMean, type Category } from '@crucibleforge/core';
 import { UsageError } from './io';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -42,4 +42,37 @@ export function listFlag(value: string | undefined): string[] | undefined {
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
+}
+
+/** Parses a flag that must be a positive number (seconds, GB/s), naming the flag when it is not. */
+export function numberFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, got "${value}"`);
+  return n;
+}
+
+/** A flag with a closed set of values (`--kind`, `--reasoning`), else `fallback`. */
+export function oneOfFlag<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
+/** The secret an `--api-key-env VAR`-style flag names, read from `env`; a named but unset variable is a usage error. */
+export function envSecretFlag(env: Record<string, string | undefined>, name: string, variable: string | undefined): string | undefined {
+  if (variable === undefined) return undefined;
+  const value = env[variable];
+  if (value === undefined || value === '') throw new UsageError(`--${name} ${variable}: that environment variable is not set or empty`);
+  return value;
+}
+
+/** `--categories a,b` checked against the known categories; null when not given (all of them). */
+export function categoriesFlag(value: string | undefined): Category[] | null {
+  const list = listFlag(value);
+  if (!list) return null;
+  for (const c of list) {
+    if (!(CATEGORIES as readonly string[]).includes(c)) throw new UsageError(`unknown category "${c}" (one of ${CATEGORIES.join(', ')})`);
+  }
+  return list as Category[];
 }

@@ -1,28 +1,36 @@
 /** `bench-llm --list` and `bench-llm --check`: what the endpoint serves, and whether a benchmark can run. */
-import { CrucibleError } from '@crucibleforge/core';
+import { endpointConfig, preflightModel } from '@crucibleforge/runner';
 import { detectSandbox } from '@crucibleforge/sandbox';
-import { fetchModelIds, listModelMetadata, streamChat, type ProviderKind } from '@crucibleforge/timing';
+import { probeEndpoint, type ProviderKind } from '@crucibleforge/timing';
 import { EXIT, type CliIO } from './io';
-import { columns, formatBytes, type Paint } from './bench-llm-render';
-import { discoverAll, formatParams } from './host-roofline';
+import { columns, type Paint } from '@crucibleforge/report';
+import { defaultModelRoots, discoverServedGgufs, formatBytes, formatParams } from '@crucibleforge/speed';
 import { inert } from './output';
 
 export interface EndpointOptions {
   baseUrl: string;
   apiKey: string | undefined;
+  /** The variable the key was read from (the runner's config names it). */
+  apiKeyEnv: string | undefined;
   providerKind: ProviderKind;
   model: string | undefined;
   bwrapPath: string | undefined;
 }
 
+/** models.yaml for the endpoint and model, in memory (the runner's endpointConfig): what bench-llm runs through the runner. */
+export function benchConfig(o: EndpointOptions, model: string): ReturnType<typeof endpointConfig> {
+  return endpointConfig({ baseUrl: o.baseUrl, kind: o.providerKind, apiKeyEnv: o.apiKeyEnv, model });
+}
+
 /** The models at the endpoint with what its metadata APIs tell (LM Studio, Ollama, llama.cpp), GGUF size and quantisation included. */
 export async function listModels(o: EndpointOptions, io: CliIO): Promise<number> {
-  const meta = await listModelMetadata(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), ...(o.model ? { model: o.model } : {}) });
+  const { listing, metadata: meta } = await probeEndpoint(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), ...(o.model ? { model: o.model } : {}) });
   if (meta.sources.length === 0) {
-    io.stderr.write(`bench-llm: cannot list models: ${o.baseUrl} did not answer /models (is the server running?)\n`);
+    io.stderr.write(`bench-llm: cannot list models: ${listing.ok ? `${o.baseUrl} did not answer /models` : listing.reason} (is the server running?)\n`);
     return EXIT.failed;
   }
-  const files = await discoverAll(io, meta.models, o);
+  const roots = await defaultModelRoots({ home: io.env['HOME'], ollamaModels: io.env['OLLAMA_MODELS'] });
+  const files = await discoverServedGgufs(meta.models, roots, o);
   const rows = [['MODEL', 'STATE', 'SIZE', 'QUANT', 'PARAMS', 'ARCH', 'EXPERTS', 'CONTEXT', 'GGUF']];
   for (const m of meta.models) {
     const g = files.get(m.id)?.info ?? null;
@@ -49,52 +57,29 @@ export async function listModels(o: EndpointOptions, io: CliIO): Promise<number>
 }
 
 /**
- * Three checks: the endpoint lists its models, a real streamed completion comes back (a server that only
- * lists models is not enough), and the sandbox the code test needs is usable. Exit 0 when all hold, 1 when
+ * Three checks: the endpoint lists its models, the runner's preflight (a real streamed completion and the
+ * wrong-model guard) passes, and the sandbox the code test needs is usable. Exit 0 when all hold, 1 when
  * the endpoint fails, 3 when only the sandbox is missing.
  */
 export async function checkSetup(o: EndpointOptions, io: CliIO, paint: Paint): Promise<number> {
   const ok = (text: string) => io.stdout.write(`  ${paint.pass('✓')} ${inert(text)}\n`);
   const bad = (text: string) => io.stdout.write(`  ${paint.fail('✗')} ${inert(text)}\n`);
-  let endpointOk = true;
-  const ids = await fetchModelIds(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}) });
-  if (ids === null) {
-    bad(`endpoint ${o.baseUrl}: no answer from /models (is the server running? is --base-url right?)`);
-    endpointOk = false;
-  } else {
-    ok(`endpoint ${o.baseUrl}: ${ids.length} model${ids.length === 1 ? '' : 's'} listed`);
-  }
-  const model = o.model ?? ids?.[0];
+  const { listing } = await probeEndpoint(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}) });
+  let endpointOk = listing.ok;
+  if (!listing.ok) bad(`endpoint ${o.baseUrl}: no answer from /models (${listing.reason}; is the server running? is --base-url right?)`);
+  else ok(`endpoint ${o.baseUrl}: ${listing.ids.length} model${listing.ids.length === 1 ? '' : 's'} listed`);
+  const model = o.model ?? (listing.ok ? listing.ids[0] : undefined);
   if (!endpointOk) {
     bad('streamed preflight: skipped (no endpoint)');
   } else if (!model) {
     bad('streamed preflight: the endpoint lists no model; load one or name it: bench-llm --check <model>');
     endpointOk = false;
   } else {
-    try {
-      const result = await streamChat({
-        baseUrl: o.baseUrl,
-        model,
-        providerKind: o.providerKind,
-        events: false,
-        ...(o.apiKey ? { apiKey: o.apiKey } : {}),
-        request: { messages: [{ role: 'user', content: 'Reply with the single word: ready' }], max_tokens: 32 },
-        timeouts: { connectMs: 10_000, firstTokenMs: 120_000, totalMs: 180_000 },
-        signal: io.signal,
-      }).result;
-      const ttft = result.ttft_s === null ? '—' : `${result.ttft_s.toFixed(3)} s`;
-      const served = result.served_model ?? model;
-      if (result.wrong_model) {
-        bad(`streamed preflight: ${model} answered as "${served}" (wrong model)`);
-        endpointOk = false;
-      } else {
-        ok(`streamed preflight: ${model} answered (TTFT ${ttft}, ${result.completion_tokens ?? result.estimated_completion_tokens} tokens, finish ${result.finish_reason ?? '—'})`);
-      }
-    } catch (error) {
-      if (!CrucibleError.isInstance(error)) throw error;
-      bad(`streamed preflight: ${model}: ${error.message}`);
-      endpointOk = false;
-    }
+    const { config, label } = benchConfig(o, model);
+    const r = await preflightModel({ config, label, env: io.env, signal: io.signal });
+    if (r.ok) ok(`streamed preflight: ${model} answered (TTFT ${r.ttft_s === null ? '—' : `${r.ttft_s.toFixed(3)} s`}${r.reasoning ? ', reasoning' : ''})`);
+    else bad(`streamed preflight: ${model}: ${r.message}`);
+    endpointOk = r.ok;
   }
   const sandbox = await detectSandbox(o.bwrapPath ? { bwrapPath: o.bwrapPath } : {});
   if (sandbox.available) ok(`sandbox: bubblewrap ${sandbox.version ?? ''} at ${sandbox.bwrapPath} (the code test runs in it)`.replace('  ', ' '));

@@ -1,7 +1,6 @@
 /** One side of `compare` on the command line: `RUN_ID[:model]`, read from a results directory. */
-import { CrucibleError } from '@crucibleforge/core';
 import type { CompareSide } from '@crucibleforge/report';
-import { latestRunId, loadRunSide } from '@crucibleforge/runner';
+import { isRunnerError, latestRunId, loadRunSide } from '@crucibleforge/runner';
 import { UsageError } from './io';
 
 export interface SideSpec {
@@ -27,7 +26,7 @@ export async function loadSide(resultsDir: string, spec: SideSpec, which: 'basel
   try {
     return await loadRunSide(resultsDir, runId, spec.model);
   } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'RUNNER_UNKNOWN_MODEL') throw new UsageError(`${which}: ${error.message}`);
+    if (isRunnerError(error, 'RUNNER_UNKNOWN_MODEL')) throw new UsageError(`${which}: ${error.message}`);
     throw error;
   }
 }

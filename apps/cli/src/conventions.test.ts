@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from './main';
-import { memoryIO } from './testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 describe('a missing models.yaml is the same for every command', () => {
   it.each([

@@ -11,7 +11,7 @@ import { createRun, loadRun, parseConfig } from '@crucibleforge/runner';
 import { startSimEndpoint, type SimEndpoint, type SimFault } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReport } from './runner-report';
-import { FIXTURE_CASES, fixtureWorkspace, strongAnswer } from './runner-testing';
+import { FIXTURE_CASES_DIR as FIXTURE_CASES, fixtureWorkspace, strongAnswer } from '@crucibleforge/testkit';
 
 const fast = { first_token_base_ms: 1, decode_tps: 2_000, prefill_tps: 10_000_000, answer: strongAnswer };
 /** Faults by the request's position among the requests to that model; 0 is the preflight. */

@@ -3,8 +3,7 @@ import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from './commands/registry';
 import { main } from './main';
-import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim } from './runner-testing';
-import { memoryIO } from './testing';
+import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, startFixtureSim } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 beforeAll(async () => {
@@ -33,7 +32,7 @@ describe('--json', () => {
       const code = await main([...argv, '--json'], t.io);
       return { code, data: JSON.parse(t.stdout()) as Record<string, unknown>, err: t.stderr() };
     };
-    const run = await json('run', '--profile', 'test', '--models', 'strong', ...store, '--cases', FIXTURE_CASES, '--allow-unsandboxed');
+    const run = await json('run', '--profile', 'test', '--models', 'strong', ...store, '--cases', FIXTURE_CASES_DIR, '--allow-unsandboxed');
     expect(run.code).toBe(0);
     expect(run.data['summary']).toMatchObject({ total: 6, done: 6, complete: true });
     expect(run.err).toMatch(/starting run/);
@@ -42,10 +41,10 @@ describe('--json', () => {
     const report = await json('report', '--latest', '--format', 'json', '--results', ws.results, '--out', ws.dir);
     expect(report.data['report']).toMatchObject({ models: [expect.objectContaining({ model: 'strong' })] });
     expect(report.data['files']).toEqual([expect.stringMatching(/report\.json$/)]);
-    const status = await json('status', '--no-preflight', ...store, '--cases', FIXTURE_CASES);
+    const status = await json('status', '--no-preflight', ...store, '--cases', FIXTURE_CASES_DIR);
     expect(status.data).toMatchObject({ ok: true, config: ws.config });
     const models = await json('models', '--config', ws.config);
-    expect(models.data['providers']).toContainEqual(expect.objectContaining({ name: 'local', answered: true }));
+    expect(models.data['providers']).toContainEqual(expect.objectContaining({ name: 'local', status: 'up' }));
     // on a 60-column terminal the printed summary fits; the full table is report.md's
     const narrow = memoryIO({ cwd: ws.dir, tty: true, columns: 60 });
     expect(await main(['report', '--latest', '--results', ws.results, '--out', ws.dir], narrow.io)).toBe(0);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main, VERSION } from './main';
-import { memoryIO } from './testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 describe('crucibleforge main', () => {
   it('prints usage with the command list for --help and exits 0', async () => {
@@ -48,7 +48,7 @@ describe.skipIf(!existsSync(bin))('built bin', () => {
 });
 
 describe.skipIf(!existsSync(bin))('built bin and a reader that goes away', () => {
-  it('ends quietly with exit 0 when stdout is closed early (`… | head`)', async () => {
+  it('ends quietly with exit 0 when stdout is closed early (`… | head`)', { timeout: 20_000 }, async () => {
     const result = await execa('bash', ['-c', 'set -o pipefail; node "$0" cases list --json | head -c 10 >/dev/null', bin], {
       reject: false,
     });

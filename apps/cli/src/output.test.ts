@@ -1,11 +1,11 @@
 import type { RunEvent, RunRow } from '@crucibleforge/runner';
 import { describe, expect, it } from 'vitest';
-import { paintFor, testLines } from './bench-llm-render';
+import { benchTestLines } from '@crucibleforge/report';
+import { paintFor } from './bench-llm-render';
 import { main } from './main';
-import { fixtureWorkspace, startFixtureSim } from './runner-testing';
 import { terminalWidth, useColor } from './output';
 import { renderRun } from './runner-render';
-import { memoryIO } from './testing';
+import { fixtureWorkspace, memoryIO, startFixtureSim } from '@crucibleforge/testkit';
 
 const ESC_OR_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 const HOSTILE = 'got \u001b[2J\u001b[H\u001b]0;owned\u0007 and \u009b31m';
@@ -54,9 +54,9 @@ describe('model output on the terminal', () => {
   });
 
   it("bench-llm's reasons are inert too, with or without colour", () => {
-    const failed = { id: 'x', title: 'Tool Use', status: 'fail', reason: HOSTILE, score: 0, requests: [] } as unknown as Parameters<typeof testLines>[0];
+    const failed = { case_id: 'x', title: 'Tool Use', category: 'agent' as const, grade: { status: 'fail' as const, reason: HOSTILE } };
     for (const paint of [paintFor(false, {}), paintFor(true, {})]) {
-      const text = testLines(failed, 30, paint).join('\n').replace(/\u001b\[\d+m/g, '');
+      const text = benchTestLines(failed, 30, paint).join('\n').replace(/\u001b\[\d+m/g, '');
       expect(text).toContain('␛[2J');
       expect(text).not.toMatch(ESC_OR_CONTROL);
     }

@@ -4,17 +4,20 @@
  * directory: ./cases-dir).
  */
 import { join, resolve } from 'node:path';
-import { CrucibleError, makeRedactor } from '@crucibleforge/core';
-import { latestRunId, loadConfig, resolveConfigPath, type RunnerConfig } from '@crucibleforge/runner';
+import { CrucibleError, makeRedactor, type ErrorKind } from '@crucibleforge/core';
+import { latestRunId, loadConfig, resolveConfigPath, RunnerError, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
 import { inert } from './output';
-import { userCacheDir, userConfigDir } from './user-dirs';
 
-export { userCacheDir, userConfigDir } from './user-dirs';
+/** `$XDG_<KIND>_HOME/crucibleforge`, else `~/.<config|cache>/crucibleforge`; undefined without a home. */
+export function userDir(env: CliIO['env'], kind: 'CONFIG' | 'CACHE'): string | undefined {
+  const base = env[`XDG_${kind}_HOME`] || (env['HOME'] ? join(env['HOME'], `.${kind.toLowerCase()}`) : undefined);
+  return base ? join(base, 'crucibleforge') : undefined;
+}
 
 /** Discovery: --config, $CRUCIBLEFORGE_CONFIG, ./models.yaml, the user config dir. */
 export async function locateConfig(io: CliIO, flag: string | undefined) {
-  const dir = userConfigDir(io.env);
+  const dir = userDir(io.env, 'CONFIG');
   const envPath = io.env['CRUCIBLEFORGE_CONFIG'];
   return resolveConfigPath({
     cwd: io.cwd,
@@ -29,7 +32,7 @@ export async function locateConfig(io: CliIO, flag: string | undefined) {
  * prints on stderr with exit 2.
  */
 export function configNotFound(searched: readonly string[]): CrucibleError {
-  return new CrucibleError('RUNNER_CONFIG_NOT_FOUND', `no models.yaml found (looked at ${searched.join(', ')}); create one with "crucibleforge config --init"`);
+  return new RunnerError('RUNNER_CONFIG_NOT_FOUND', `no models.yaml found (looked at ${searched.join(', ')}); create one with "crucibleforge config --init"`);
 }
 
 /** The validated config in use, or a RUNNER_CONFIG_NOT_FOUND error that says how to create one. */
@@ -52,7 +55,7 @@ export async function runnerBase(
 
 /** The runner's `leaseCacheDir`: local GPU lock files under the user cache dir (absent without a home). */
 export function leaseCacheOption(env: CliIO['env']): { leaseCacheDir?: string } {
-  const cache = userCacheDir(env);
+  const cache = userDir(env, 'CACHE');
   return cache ? { leaseCacheDir: join(cache, 'locks') } : {};
 }
 
@@ -75,11 +78,28 @@ export function budgetFlag(value: string | undefined): number | undefined {
   return usd;
 }
 
-const CONFIG_CODES = new Set(['RUNNER_CONFIG_NOT_FOUND', 'RUNNER_CONFIG_INVALID', 'RUNNER_MISSING_API_KEY', 'RUNNER_UNKNOWN_MODEL', 'RUNNER_UNKNOWN_RUN', 'RUNNER_CONFIG_EXISTS', 'RUNNER_OPENCLAW_INVALID', 'RUNNER_NO_JUDGE', 'CASES_UNKNOWN_PROFILE', 'REPORT_UNKNOWN_FORMAT', 'REPORT_INVALID_INPUT', 'REPORT_UNKNOWN_GATE', 'REPORT_COMPARE_UNKNOWN_MODEL', 'REPORT_COMPARE_NOTHING_SHARED']);
+/** The exit code for a kind of error: an exhaustive switch over core's ErrorKind (every package's table names one). */
+export function exitCodeFor(kind: ErrorKind): number {
+  switch (kind) {
+    case 'config':
+    case 'not-found':
+      return EXIT.usage;
+    case 'sandbox':
+      return EXIT.noSandbox;
+    case 'cancelled':
+      return EXIT.interrupted;
+    case 'endpoint':
+    case 'busy':
+    case 'storage':
+    case 'judge':
+    case 'internal':
+      return EXIT.failed;
+  }
+}
 
 /**
- * Runs a command body, turning configuration errors (bad models.yaml, a missing key, an unknown run or
- * model) into a printed message and exit 2, and other CrucibleErrors into a message and exit 1.
+ * Runs a command body, turning a CrucibleError into its message and the exit code of its kind (a bad
+ * models.yaml, a missing key, an unknown run or model: 2; no sandbox: 3; anything else: 1).
  */
 export async function withRunnerErrors(io: CliIO, command: string, body: () => Promise<number>): Promise<number> {
   try {
@@ -88,7 +108,7 @@ export async function withRunnerErrors(io: CliIO, command: string, body: () => P
     if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
     // an endpoint's error text can carry anything: shown, never obeyed
     io.stderr.write(`crucibleforge ${command}: ${inert(error.message)}\n`);
-    return CONFIG_CODES.has(error.code) || error.code.startsWith('CASES_') ? EXIT.usage : EXIT.failed;
+    return exitCodeFor(error.kind);
   }
 }
 
@@ -100,19 +120,14 @@ export function redactingIO(io: CliIO, secrets: readonly (string | undefined)[])
   const redact = makeRedactor(secrets);
   return {
     ...io,
-    stdout: { write: (text: string) => io.stdout.write(redact(text)), ...(io.stdout.isTTY === undefined ? {} : { isTTY: io.stdout.isTTY }) },
+    stdout: {
+      write: (text: string) => io.stdout.write(redact(text)),
+      ...(io.stdout.isTTY === undefined ? {} : { isTTY: io.stdout.isTTY }),
+      // the terminal's width stays readable through the wrapper (the summary table fits it)
+      get columns() {
+        return io.stdout.columns;
+      },
+    },
     stderr: { write: (text: string) => io.stderr.write(redact(text)), ...(io.stderr.isTTY === undefined ? {} : { isTTY: io.stderr.isTTY }) },
   };
-}
-
-export function formatUsd(usd: number): string {
-  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
-}
-
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }

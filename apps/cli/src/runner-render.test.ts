@@ -1,7 +1,7 @@
-import type { RunEvent, RunRow } from '@crucibleforge/runner';
 import { describe, expect, it } from 'vitest';
-import { progressText, renderRun } from './runner-render';
-import { memoryIO } from './testing';
+import { renderRun } from './runner-render';
+import { eventText, type RunEvent, type RunRow } from '@crucibleforge/runner';
+import { memoryIO } from '@crucibleforge/testkit';
 
 function row(caseId: string, status: RunRow['grade']['status'], reason: string): RunRow {
   return {
@@ -28,7 +28,7 @@ async function* stream() {
 
 describe('rendering run events', () => {
   it('the progress line has done/total, passes, tokens/s, cost and ETA', () => {
-    expect(progressText(EVENTS[3] as Extract<RunEvent, { type: 'progress' }>)).toBe('[1/2] · 1 passed · 42.5 tok/s · $0.0123 · ETA 1m15s');
+    expect(eventText(EVENTS[3]!)).toBe('[1/2] · 1 passed · 42.5 tok/s · $0.0123 · ETA 1m15s');
   });
 
   it('plain lines when stdout is not a terminal (every case, no control characters)', async () => {

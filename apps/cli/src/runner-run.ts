@@ -1,13 +1,14 @@
 /** The generation step shared by `run` and `all`: plan, ask about cost, gate on the sandbox, run, render. */
-import { CATEGORIES, CrucibleError, type Category } from '@crucibleforge/core';
-import { configuredSecrets, createRun, defaultDriver, planRun, summarizeRun, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
-import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
-import { intFlag, listFlag } from './args';
+import { CATEGORIES } from '@crucibleforge/core';
+import { configuredSecrets, createRun, defaultDriver, estimateLines, planRun, summarizeRun, summaryLines, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
+import type { Sandbox } from '@crucibleforge/sandbox';
+import { openSandbox } from './sandbox-open';
+import { categoriesFlag, intFlag, listFlag } from './args';
 import { EXIT, UsageError, type CliIO } from './io';
 import { VERSION } from './main';
 import { CASES_DIR_DEFAULT, casesDirOf } from './cases-dir';
-import { budgetFlag, formatUsd, leaseCacheOption, runnerBase, STORE_OPTIONS } from './runner-context';
-import { renderRun, summaryLines } from './runner-render';
+import { budgetFlag, leaseCacheOption, runnerBase, STORE_OPTIONS } from './runner-context';
+import { renderRun } from './runner-render';
 import { JSON_FLAG_HELP } from './output';
 
 export const RUN_OPTIONS = {
@@ -22,6 +23,7 @@ export const RUN_OPTIONS = {
   cases: { type: 'string' },
   'allow-unsandboxed': { type: 'boolean' },
   json: { type: 'boolean' },
+  'no-speed': { type: 'boolean' },
 } as const;
 
 export const RUN_FLAGS_HELP = `  --profile NAME        which cases (standard, coding, chat, quick, full, …)
@@ -35,36 +37,16 @@ export const RUN_FLAGS_HELP = `  --profile NAME        which cases (standard, co
   --config PATH         models.yaml to use
   --cases DIR           case directory (default: ${CASES_DIR_DEFAULT})
   --allow-unsandboxed   grade code without bubblewrap isolation when bwrap is missing (unsafe)
+  --no-speed            do not measure each model's speed first (TTFT, decode, prefill: 2 runs per prompt
+                        after 1 warm-up, stored in the run and shown on the board)
 ${JSON_FLAG_HELP}`;
 
 type RunValues = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
-
-function categoriesFlag(value: string | undefined): Category[] | null {
-  const list = listFlag(value);
-  if (!list) return null;
-  for (const c of list) {
-    if (!(CATEGORIES as readonly string[]).includes(c)) throw new UsageError(`unknown category "${c}" (one of ${CATEGORIES.join(', ')})`);
-  }
-  return list as Category[];
-}
 
 export interface GenerationResult {
   code: number;
   summary: RunSummary | null;
   resultsDir: string;
-}
-
-/** Opens the grading sandbox up front so a missing bubblewrap stops the run before anything is sent. */
-export async function openSandbox(io: CliIO, allow: boolean): Promise<Sandbox | null> {
-  try {
-    return await createSandbox({ allowUnsandboxed: allow });
-  } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
-      io.stderr.write(`crucibleforge: ${error.message}\nModel-written code is only ever run sandboxed; install bubblewrap, or pass --allow-unsandboxed to accept the risk.\n`);
-      return null;
-    }
-    throw error;
-  }
 }
 
 /**
@@ -76,7 +58,7 @@ export async function gradingWorld(
   allowUnsandboxed: boolean,
   config: RunnerConfigData,
 ): Promise<{ world: { sandbox: Sandbox; secrets: string[] }; leaseCacheDir?: string } | null> {
-  const sandbox = await openSandbox(io, allowUnsandboxed);
+  const sandbox = await openSandbox(io, { who: 'crucibleforge', allowUnsandboxed });
   return sandbox ? { world: { sandbox, secrets: configuredSecrets(config, io.env) }, ...leaseCacheOption(io.env) } : null;
 }
 
@@ -98,6 +80,7 @@ export async function generate(values: RunValues, io: CliIO): Promise<Generation
     ...(values.resume ? { resume: values.resume } : {}),
     ...(budgetUsd === undefined ? {} : { budgetUsd }),
     toolVersion: VERSION,
+    speed: !values['no-speed'],
   });
   const todo = plan.models.reduce((n, m) => n + m.todo.length, 0);
   if (todo === 0) {
@@ -105,9 +88,7 @@ export async function generate(values: RunValues, io: CliIO): Promise<Generation
     return { code: EXIT.ok, summary: await summarizeRun(resultsDir, plan.runId, true), resultsDir };
   }
   if (plan.estimate.priced) {
-    const lines = plan.estimate.per_model.filter((m) => m.priced).map((m) => `  ${m.model}: up to ${formatUsd(m.usd)} for ${m.cases} cases`);
-    io.stdout.write(`estimated cost (upper bound, full token budgets): ${formatUsd(plan.estimate.total_usd)}\n${lines.join('\n')}\n`);
-    if (plan.budgetUsd !== null) io.stdout.write(`budget: ${formatUsd(plan.budgetUsd)} (the run stops before passing it)\n`);
+    io.stdout.write(`${estimateLines(plan).join('\n')}\n`);
     if (!values.yes && !(await io.confirm(`Start run ${plan.runId}?`))) {
       io.stderr.write('not started (pass --yes to run without asking)\n');
       return { code: EXIT.failed, summary: null, resultsDir };
@@ -115,16 +96,10 @@ export async function generate(values: RunValues, io: CliIO): Promise<Generation
   }
   const grading = await gradingWorld(io, values['allow-unsandboxed'] ?? false, base.config);
   if (!grading) return { code: EXIT.noSandbox, summary: null, resultsDir };
-  const handle = await createRun({ ...base, casesDir, driver, plan, toolVersion: VERSION, ...grading });
-  const onAbort = () => handle.stop('interrupted');
-  io.signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    await renderRun(handle.events, io);
-    const summary = await handle.done;
-    io.stdout.write(`${summaryLines(summary).join('\n')}\n`);
-    const failed = !summary.complete || summary.models.some((m) => m.stopped !== null);
-    return { code: failed ? EXIT.failed : EXIT.ok, summary, resultsDir };
-  } finally {
-    io.signal.removeEventListener('abort', onAbort);
-  }
+  const handle = await createRun({ ...base, casesDir, driver, plan, toolVersion: VERSION, ...grading, signal: io.signal });
+  await renderRun(handle.events, io);
+  const summary = await handle.done;
+  io.stdout.write(`${summaryLines(summary).join('\n')}\n`);
+  const failed = !summary.complete || summary.models.some((m) => m.stopped !== null);
+  return { code: failed ? EXIT.failed : EXIT.ok, summary, resultsDir };
 }

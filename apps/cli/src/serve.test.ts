@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './io';
 import { listenFlags, serveUntilSignal, untilAborted } from './serve';
-import { memoryIO } from './testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 describe('serveUntilSignal', () => {
   it('prints the banner, waits for the signal, then closes and reports what close left behind', async () => {

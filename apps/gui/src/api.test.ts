@@ -4,7 +4,6 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeRunSpeed } from '@crucibleforge/runner';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGuiServer, type GuiServer } from './index';
@@ -122,7 +121,7 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
     expect(lastProgress).toMatchObject({ done: 8, passes: 5 });
     expect(lastProgress.tokens_per_s).toBeGreaterThan(0);
     const logs = events.filter((e) => e.event === 'log').map((e) => (e.data as { text: string }).text);
-    expect(logs.some((l) => l.includes('weak · math-product: FAIL — '))).toBe(true);
+    expect(logs.some((l) => /^weak math-product(#\d+)?: FAIL [\d.]+s — /.test(l))).toBe(true);
 
     const runs = JSON.parse((await get('/api/runs')).body);
     expect(runs.runs[0]).toMatchObject({ run_id: runId, done: 8, total: 8, passes: 5, complete: true, live: 'finished' });
@@ -137,13 +136,10 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
     expect(res.charts.categories.map((c: { category: string }) => c.category)).toEqual(['math', 'reasoning']);
     expect(res.charts.categories[0].bars[1]).toMatchObject({ model: 'weak', rate: 0.5, passes: 1, graded: 2 });
     expect(res.charts.speed.map((s: { model: string }) => s.model)).toEqual(['strong', 'weak']);
-    expect(res.charts.speed[0].decode_tps).toBeGreaterThan(0);
-    expect(res.charts.speed[0].source).toBe('bench-rows');
-    // A speed run stored with the run (the demo writes speed.json) is what the chart shows.
-    await writeRunSpeed(results.dir, runId, [{ model: 'strong', ttft_s: 0.5, decode_tps: 77, prefill_tps: null }]);
-    const withSpeed = JSON.parse((await get(`/api/runs/${runId}`)).body);
-    expect(withSpeed.charts.speed[0]).toMatchObject({ model: 'strong', decode_tps: 77, source: 'speed-run' });
-    expect(withSpeed.charts.speed[1].source).toBe('bench-rows');
+    expect(res.charts.speed[0].ttft_s).toBeGreaterThan(0);
+    // A GUI run measures each model's speed first (like `run`); the chart shows that measurement.
+    expect(res.charts.speed.map((s: { source: string }) => s.source)).toEqual(['speed-run', 'speed-run']);
+    expect(logs.some((l) => /^strong: speed TTFT \d\.\d{3} s · decode (\d+|—) T\/s/.test(l))).toBe(true);
     const failed = res.rows.filter((r: { status: string }) => r.status === 'fail');
     expect(failed.map((r: { model: string; case_id: string }) => `${r.model}/${r.case_id}`).sort()).toEqual([
       'weak/math-product',
@@ -164,8 +160,9 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
   });
 
   it('compares two runs (or two models of one run) with the reporter, and names what is wrong with a request', async () => {
-    // accepting less than the upper bound is fine with a budget no higher than what was accepted
-    const started = await post('/api/runs', { profile: 'mathonly', models: ['weak'], categories: null, seed: 3, accept_cost_usd: 1, budget_usd: 1 });
+    // without a speed measurement (speed: false), so the comparison has speed on one side only; accepting less
+    // than the upper bound is fine with a budget no higher than what was accepted
+    const started = await post('/api/runs', { profile: 'mathonly', models: ['weak'], categories: null, seed: 3, speed: false, accept_cost_usd: 1, budget_usd: 1 });
     expect(started.status).toBe(202);
     const second: string = JSON.parse(started.body).run.run_id;
     await readEvents(`${origin()}/api/runs/${second}/events`, {}, seen);
@@ -182,7 +179,7 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
     expect(c.ability.flipped).toEqual([expect.objectContaining({ case_id: 'math-product', direction: 'regression' })]);
     expect(c.ability.excluded.baseline_only).toEqual(['reasoning-clock-hands', 'reasoning-sisters']);
     expect(c.gate.thresholds).toMatchObject({ max_drop_pp: 5, max_slowdown: 0.1 });
-    // the speed.json written above has strong only: the candidate's speed is missing, said so, not failed
+    // the second run measured no speed: the candidate's speed is missing, said so, not failed
     expect(c.speed).toMatchObject({ available: false });
     expect(c.gate).toMatchObject({ failed: false, unmeasured: ['decode', 'prefill', 'ttft'] });
     // two models of one run
@@ -200,7 +197,7 @@ describe('GUI API on loopback', { timeout: 30_000 }, () => {
     await error(`baseline=20990101-000000-zzzz&candidate=${second}`, 404, 'no run "20990101-000000-zzzz"');
     await error(`baseline=..&candidate=${second}`, 400, 'invalid run id');
     await error(`baseline=${second}&candidate=${second}&gate=latency`, 400, 'unknown gate "latency"');
-    await error(`baseline=${second}&candidate=${second}&max_slowdown=fast`, 400, 'max_slowdown must be a number ≥ 0');
+    await error(`baseline=${second}&candidate=${second}&max_slowdown=fast`, 400, 'query parameter max_slowdown must be a percentage ≥ 0');
     // the same run at other case revisions shares nothing to compare
     const copy = '20990101-000000-copy';
     await mkdir(join(results.dir, copy));

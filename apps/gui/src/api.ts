@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listRuns, type RunnerConfig, type RunnerConfigData } from '@crucibleforge/runner';
+import { buildBoard, listRuns, modelsView, type RunnerConfig, type RunnerConfigData } from '@crucibleforge/runner';
 import { categoryList, type CaseCatalog } from './catalog';
 import { compareView } from './compare';
 import type { RequestGate } from './gate';
 import { HttpError, readJson, SECURITY_HEADERS, sendJson, sendJsonText, type Scrub } from './http';
-import { modelsView, type ProviderProbe } from './models';
+import type { ProviderProbe } from './models';
 import { checkRunId } from './paths';
 import { parseRunRequest } from './request';
 import { findRow, runResults } from './results';
@@ -114,8 +114,11 @@ const routes: Route[] = [
     pattern: ['runs', ':id'],
     handler: async (ctx, _req, res, [id], _q, scrub) => {
       await ctx.heavy.run(async () => {
-        // the results are computed and serialised once per version of the run's files, however many ask
-        const json = await ctx.runCache.derive(id!, 'results', ({ run, speed }) => JSON.stringify(runResults(run, ctx.now().toISOString(), ctx.toolVersion, speed)));
+        // the board (the runner's buildBoard, as the CLI's `report` builds it) is computed and serialised once per
+        // version of the run's files, however many ask
+        const json = await ctx.runCache.derive(id!, 'results', async ({ run }) =>
+          JSON.stringify(runResults(run, await buildBoard(ctx.resultsDir, [id!], { generatedAt: ctx.now().toISOString(), toolVersion: ctx.toolVersion, maxDetailChars: 300 }))),
+        );
         const live = ctx.runs.get(id!);
         await sendJsonText(res, 200, `${json.slice(0, -1)},"live":${JSON.stringify(live ? liveView(live) : null)}}`, scrub);
       });

@@ -15,6 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGuiServer, type GuiServer } from './index';
 import { DECOY_KEY, KEY_ENV, readEvents, startTestSim, tempDir, testConfig, writeCasesDir } from './test-support';
+import { speedReportOf } from '@crucibleforge/testkit';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'test-artifacts');
@@ -177,8 +178,9 @@ describe.skipIf(!hasChromium)('GUI in Chromium', { timeout: 60_000 }, () => {
     const runs = ((await (await fetch(`${gui.url}api/runs`, { headers: auth })).json()) as { runs: { run_id: string }[] }).runs;
     const first = runs.find((r) => r.run_id !== second)!.run_id;
     // Speed runs stored with the runs: strong decodes 4000 T/s, weak 3000, two rounds per prompt 1 % apart.
-    await writeRunSpeed(results.dir, first, [speedOf('strong', 4000), speedOf('weak', 3000)]);
-    await writeRunSpeed(results.dir, second, [speedOf('weak', 3000)]);
+    await writeRunSpeed(results.dir, first, 'strong', speedReportOf(speedOf('strong', 4000)));
+    await writeRunSpeed(results.dir, first, 'weak', speedReportOf(speedOf('weak', 3000)));
+    await writeRunSpeed(results.dir, second, 'weak', speedReportOf(speedOf('weak', 3000)));
 
     await page.reload(); // the Runs page is open: show the new run
     await page.waitForSelector('#runs-table tbody tr:nth-child(2)');

@@ -1,5 +1,5 @@
 import { CATEGORIES } from '@crucibleforge/core';
-import { applyProfile, formatProblem, loadCases, loadProfiles } from '@crucibleforge/cases';
+import { applyProfile, loadCaseSet } from '@crucibleforge/cases';
 import type { CaseDriver } from '@crucibleforge/runner';
 
 export interface ProfileInfo {
@@ -25,21 +25,12 @@ function info(name: string, description: string | null, cases: { category: strin
   return { name, description, cases: cases.length, categories, hard: cases.filter((c) => c.difficulty === 'hard').length };
 }
 
-function problems(dir: string, what: string, list: Parameters<typeof formatProblem>[0][]): Error {
-  const lines = list.slice(0, 10).map((p) => formatProblem(p));
-  return new Error(`${what} in ${dir} have problems (run "crucibleforge cases verify"):\n${lines.join('\n')}`);
-}
-
 /** The default catalog: the case set's own profiles (`<casesDir>/profiles/*.yaml`) applied to its cases. */
 export function casesCatalog(casesDir: string): CaseCatalog {
   return {
     async profiles() {
-      const [cases, profiles] = await Promise.all([loadCases(casesDir), loadProfiles(casesDir)]);
-      if (!cases.ok) throw problems(casesDir, 'cases', cases.problems);
-      if (!profiles.ok) throw problems(casesDir, 'profiles', profiles.problems);
-      return profiles.profiles.map((p) =>
-        info(p.name, p.description ?? null, applyProfile(p, cases.cases).map((c) => ({ category: c.def.category, difficulty: c.def.difficulty }))),
-      );
+      const set = await loadCaseSet(casesDir);
+      return set.profiles.map((p) => info(p.name, p.description ?? null, applyProfile(p, set.cases).map((c) => ({ category: c.def.category, difficulty: c.def.difficulty }))));
     },
   };
 }

@@ -7,7 +7,6 @@ export { casesCatalog, driverCatalog } from './catalog';
 export type { CaseCatalog, ProfileInfo } from './catalog';
 export { isLoopbackBind, generateToken, tokensEqual, MIN_TOKEN_LENGTH } from './security';
 export type { LiveMessage } from './live';
-export type { ModelsView, ModelView, ProviderStatus, ServedModel } from './models';
 export type { RunEstimate, LiveRunView, LiveStatus } from './runs';
 export type { RunResults, RowSummary, CategoryChart, SpeedChart } from './results';
 export type { RunRequest } from './request';

@@ -76,7 +76,7 @@ describe('GPU lease shared by GUI and CLI runs', { timeout: 30_000 }, () => {
     expect(ended.summary.models[0]!.stopped?.reason).toBe('lease-failed');
     expect(ended.summary.models[0]!.stopped?.message).toMatch(/GPU 0 is locked by pid \d+/);
     const logB = eventsB.filter((e) => e.event === 'log').map((e) => (e.data as { text: string }).text).join('\n');
-    expect(logB).toContain('small stopped (lease-failed)');
+    expect(logB).toContain('small: STOPPED (lease-failed)');
 
     // Stop run A from its GUI; the lock goes away and the other GUI can now use GPU 0.
     const stop = await post(first, `/api/runs/${runA}/stop`, {});

@@ -1,4 +1,4 @@
-import type { RunEvent, RunProgress, RunSummary } from '@crucibleforge/runner';
+import { eventText, summaryLines, type RunEvent, type RunProgress, type RunSummary } from '@crucibleforge/runner';
 
 /** What the live page receives over server-sent events (one `event:` type each). */
 export type LiveMessage =
@@ -19,88 +19,58 @@ export type LiveMessage =
   | { type: 'end'; summary: RunSummary }
   | { type: 'failed'; message: string };
 
-const pct = (n: number, d: number) => (d > 0 ? `${Math.round((100 * n) / d)}%` : '–');
-const seconds = (s: number | null) => (s === null ? '?' : `${s.toFixed(2)} s`);
+/** The log level of an event's line. */
+function levelOf(event: RunEvent): Extract<LiveMessage, { type: 'log' }>['level'] {
+  switch (event.type) {
+    case 'case-end': {
+      const status = event.row.grade.status;
+      return status === 'pass' ? 'pass' : status === 'fail' ? 'fail' : status === 'error' ? 'error' : 'info';
+    }
+    case 'preflight':
+      return event.ok ? 'info' : 'error';
+    case 'model-stopped':
+      return 'error';
+    case 'model-end':
+      return event.outcome.stopped ? 'warn' : 'info';
+    case 'notice':
+      return 'warn';
+    default:
+      return 'info';
+  }
+}
 
-/** One run event as the live page shows it: state updates plus a readable log line. */
-export function liveMessages(event: RunEvent, at: string): LiveMessage[] {
-  const log = (level: Extract<LiveMessage, { type: 'log' }>['level'], text: string): LiveMessage => ({ type: 'log', level, text, at });
+/** The state updates of one run event for the live page (its log line is the runner's text, as the CLI prints it). */
+function stateOf(event: RunEvent): LiveMessage[] {
   switch (event.type) {
     case 'run-start':
-      return [
-        { type: 'start', run_id: event.run_id, models: event.models, total: event.total, already_done: event.already_done, resumed: event.resumed },
-        log(
-          'info',
-          `${event.resumed ? 'resuming' : 'starting'} run ${event.run_id}: ${event.models.join(', ')}; ${event.total} case runs` +
-            (event.already_done > 0 ? ` (${event.already_done} already done)` : ''),
-        ),
-      ];
+      return [{ type: 'start', run_id: event.run_id, models: event.models, total: event.total, already_done: event.already_done, resumed: event.resumed }];
     case 'model-start':
-      return [
-        { type: 'model', model: event.model, state: 'running', done: 0, total: event.cases, passes: 0, message: null },
-        log('info', `${event.model}: ${event.cases} cases to run`),
-      ];
-    case 'preflight':
-      return [
-        event.ok
-          ? log(
-              'info',
-              `${event.model}: preflight ok (answered as ${event.served_model ?? 'unnamed'}, reasoning ${event.reasoning ? 'on' : 'off'}, ` +
-                `context ${event.context_length ?? 'unknown'}, first token ${seconds(event.ttft_s)})`,
-            )
-          : log('error', `${event.model}: preflight failed: ${event.message}`),
-      ];
-    case 'case-start':
-      return [];
+      return [{ type: 'model', model: event.model, state: 'running', done: 0, total: event.cases, passes: 0, message: null }];
     case 'case-end': {
       const row = event.row;
-      const status = row.grade.status;
-      const level = status === 'pass' ? 'pass' : status === 'fail' ? 'fail' : status === 'error' ? 'error' : 'info';
-      const seed = row.seed === null ? '' : ` (seed ${row.seed})`;
-      return [
-        {
-          type: 'case',
-          model: row.model,
-          case_id: row.case_id,
-          seed: row.seed,
-          category: row.category,
-          status,
-          reason: row.grade.reason,
-          decode_tps: row.timings.decode_tps,
-        },
-        log(level, `${row.model} · ${row.case_id}${seed}: ${status.toUpperCase()} — ${row.grade.reason}`),
-      ];
+      return [{ type: 'case', model: row.model, case_id: row.case_id, seed: row.seed, category: row.category, status: row.grade.status, reason: row.grade.reason, decode_tps: row.timings.decode_tps }];
     }
-    case 'model-stopped':
-      return [log('error', `${event.model} stopped (${event.reason}): ${event.message}`)];
     case 'model-end': {
       const o = event.outcome;
-      return [
-        { type: 'model', model: o.model, state: o.stopped ? 'stopped' : 'finished', done: o.done, total: o.total, passes: o.passes, message: o.stopped?.message ?? null },
-        log(o.stopped ? 'warn' : 'info', `${o.model}: ${o.passes}/${o.done} passed (${pct(o.passes, o.done)})${o.stopped ? `, stopped: ${o.stopped.reason}` : ''}`),
-      ];
+      return [{ type: 'model', model: o.model, state: o.stopped ? 'stopped' : 'finished', done: o.done, total: o.total, passes: o.passes, message: o.stopped?.message ?? null }];
     }
-    case 'notice':
-      return [log('warn', `${event.model ? `${event.model}: ` : ''}${event.message}`)];
     case 'progress': {
       const { type: _type, ...progress } = event;
       return [{ type: 'progress', ...progress }];
     }
-    case 'run-end': {
-      const s = event.summary;
-      return [
-        log(
-          'info',
-          `run ${s.run_id} ${s.complete ? 'finished' : 'ended early'}: ${s.passes} passed, ${s.failures} failed, ${s.errors} errors, ` +
-            `${s.skipped} skipped, ${s.pending_judge} waiting for the judge; ${s.done}/${s.total} done` +
-            (s.cost_usd > 0 ? `, $${s.cost_usd.toFixed(4)}` : ''),
-        ),
-        { type: 'end', summary: s },
-      ];
-    }
+    case 'run-end':
+      return [{ type: 'end', summary: event.summary }];
     default:
       return [];
   }
+}
+
+/** One run event as the live page shows it: state updates plus the readable log line(s). */
+export function liveMessages(event: RunEvent, at: string): LiveMessage[] {
+  const text = event.type === 'progress' ? null : event.type === 'run-end' ? summaryLines(event.summary).join('\n') : eventText(event);
+  const log: LiveMessage[] = text === null ? [] : [{ type: 'log', level: levelOf(event), text, at }];
+  const state = stateOf(event);
+  return event.type === 'run-end' ? [...log, ...state] : [...state, ...log];
 }
 
 /** One server-sent event (`id`, `event`, `data` lines; data split so a newline can never end it early). */

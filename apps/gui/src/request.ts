@@ -7,6 +7,8 @@ export interface RunRequest {
   models: string[];
   categories: Category[] | null;
   seed: number;
+  /** Measure each model's speed before its cases (default true). */
+  speed: boolean;
   /** The upper-bound cost (USD) the user accepted for a priced run; checked by the server against its own estimate. */
   accept_cost_usd: number | null;
   /** Stop the run before its spending would pass this (USD); null = no budget. */
@@ -29,7 +31,7 @@ const PROFILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export function parseRunRequest(body: unknown): RunRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be a JSON object');
   const b = body as Record<string, unknown>;
-  const known = ['profile', 'models', 'categories', 'seed', 'accept_cost_usd', 'budget_usd'];
+  const known = ['profile', 'models', 'categories', 'seed', 'speed', 'accept_cost_usd', 'budget_usd'];
   const extra = Object.keys(b).filter((k) => !known.includes(k));
   if (extra.length > 0) throw new HttpError(400, `unknown field ${extra.map((k) => JSON.stringify(k)).join(', ')} (fields: ${known.join(', ')})`);
   if (typeof b.profile !== 'string' || !PROFILE.test(b.profile)) throw new HttpError(400, 'field profile: a profile name is required (letters, digits, . _ -)');
@@ -56,5 +58,14 @@ export function parseRunRequest(body: unknown): RunRequest {
     }
     seed = b.seed;
   }
-  return { profile: b.profile, models: [...new Set(models)], categories, seed, accept_cost_usd: usdField(b, 'accept_cost_usd'), budget_usd: usdField(b, 'budget_usd') };
+  if (b.speed !== undefined && typeof b.speed !== 'boolean') throw new HttpError(400, 'field speed: true or false');
+  return {
+    profile: b.profile,
+    models: [...new Set(models)],
+    categories,
+    seed,
+    speed: b.speed !== false,
+    accept_cost_usd: usdField(b, 'accept_cost_usd'),
+    budget_usd: usdField(b, 'budget_usd'),
+  };
 }

@@ -1,5 +1,4 @@
-import type { SpeedSummary } from '@crucibleforge/core';
-import { buildReport, type ReportData } from '@crucibleforge/report';
+import type { ReportData } from '@crucibleforge/report';
 import type { LoadedRun, RunRow } from '@crucibleforge/runner';
 import { HttpError } from './http';
 
@@ -67,9 +66,11 @@ function rowSummary(row: RunRow): RowSummary {
   };
 }
 
-/** Everything the results page shows, computed by the reporter from the run's stored rows (and its speed.json). */
-export function runResults(run: LoadedRun, generatedAt: string, toolVersion: string, speedRun: readonly SpeedSummary[] | null = null): RunResults {
-  const report = buildReport({ rows: run.rows, manifests: [run.manifest], stops: run.stopped, generatedAt, toolVersion, maxDetailChars: 300, ...(speedRun ? { speed: speedRun } : {}) });
+/**
+ * Everything the results page shows: the run's board (the runner's buildBoard, as the CLI's `report` builds it),
+ * plus the charts and the row list.
+ */
+export function runResults(run: LoadedRun, report: ReportData): RunResults {
   const categories: CategoryChart[] = report.categories.map((category) => ({
     category,
     bars: report.models.map((m) => {

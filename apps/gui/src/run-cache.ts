@@ -1,6 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
 import { join, relative, sep, isAbsolute } from 'node:path';
-import type { SpeedSummary } from '@crucibleforge/core';
 import { loadRun, readRunSpeed, SPEED_FILE, type LoadedRun } from '@crucibleforge/runner';
 import { HttpError } from './http';
 import { checkRunId } from './paths';
@@ -8,7 +7,7 @@ import { checkRunId } from './paths';
 /** One run as read from disk, with whatever the API derived from it (kept until a file changes). */
 export interface CachedRun {
   run: LoadedRun;
-  speed: SpeedSummary[] | null;
+  speed: Awaited<ReturnType<typeof readRunSpeed>>;
   /** Derived values by key (e.g. the results JSON), computed once per version of the files. */
   derived: Map<string, unknown>;
 }

@@ -120,6 +120,7 @@ export class RunService {
       profile: request.profile,
       categories: request.categories,
       seed: request.seed,
+      speed: request.speed,
       resultsDir: this.options.resultsDir,
       casesDir: this.options.casesDir,
       driver,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CrucibleError, type FetchLike } from '@crucibleforge/core';
-import { loadConfig, type CaseDriver, type RunnerConfig, type RunnerConfigData, type RunWorld } from '@crucibleforge/runner';
+import { CrucibleError, makeRedactor, type ErrorKind, type FetchLike } from '@crucibleforge/core';
+import { configuredSecrets, loadConfig, type CaseDriver, type RunnerConfig, type RunnerConfigData, type RunWorld } from '@crucibleforge/runner';
 import { handleApi, type ApiContext } from './api';
 import { casesCatalog, type CaseCatalog } from './catalog';
 import { GuiError } from './errors';
@@ -10,7 +10,6 @@ import { HttpError, sendError, sendText, SECURITY_HEADERS, type Scrub } from './
 import { ProviderProbe } from './models';
 import { unauthorizedPage } from './pages';
 import { pathSegments } from './paths';
-import { makeScrubber, secretsOf } from './redact';
 import { RunCache } from './run-cache';
 import { RunService } from './runs';
 import { authenticate, crossOriginReason, hostAllowed, resolveToken, type AuthPolicy } from './security';
@@ -74,12 +73,30 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
+/** The HTTP status of a failed request, by the kind of the error (an exhaustive switch over core's ErrorKind). */
+export function statusForKind(kind: ErrorKind): number {
+  switch (kind) {
+    case 'config':
+      return 400;
+    case 'not-found':
+      return 404;
+    case 'busy':
+      return 409;
+    case 'sandbox':
+    case 'endpoint':
+    case 'storage':
+    case 'judge':
+    case 'cancelled':
+    case 'internal':
+      return 500;
+  }
+}
+
 function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (CrucibleError.isInstance(error)) {
-    if (error.code === 'RUNNER_UNKNOWN_RUN') return new HttpError(404, error.message);
-    if (/^(RUNNER_(CONFIG|MISSING_API_KEY|UNKNOWN_MODEL|NO_JUDGE)|CASES_|REPORT_(COMPARE_|UNKNOWN_GATE|INVALID_INPUT))/.test(error.code)) return new HttpError(400, error.message);
-    return new HttpError(500, `${error.code}: ${error.message}`);
+    const status = statusForKind(error.kind);
+    return new HttpError(status, status === 500 ? `${error.code}: ${error.message}` : error.message);
   }
   return new HttpError(500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
 }
@@ -108,7 +125,7 @@ export async function startGuiServer(options: GuiServerOptions): Promise<GuiServ
   const scrub: Scrub = (t) => scrubNow(t);
   const readConfig = async (): Promise<RunnerConfig | RunnerConfigData> => {
     const config = options.config ?? (options.configPath ? await loadConfig(options.configPath) : EMPTY_CONFIG);
-    scrubNow = makeScrubber(secretsOf(config, env));
+    scrubNow = makeRedactor(configuredSecrets(config, env));
     return config;
   };
   await readConfig();

@@ -10,6 +10,7 @@ import type { Category } from '@crucibleforge/core';
 import type { RunnerConfigData } from '@crucibleforge/runner';
 import type { GuiServerOptions } from './server';
 import { startSimEndpoint, type SimEndpoint, type SimRequestView } from '@crucibleforge/sim-endpoint';
+import { speedAnswer } from '@crucibleforge/testkit';
 
 /** The key the sim endpoint demands; it must never appear in anything the GUI sends. */
 export const DECOY_KEY = 'sk-decoy-7f3a9c1e5b2d4f60a8e1c3b5d7f9a2c4';
@@ -69,7 +70,7 @@ function answerFor(strong: boolean) {
   return (request: SimRequestView) => {
     const prompt = String(request.messages.at(-1)?.content ?? '');
     const c = TEST_CASES.find((t) => prompt.includes(t.prompt));
-    if (!c) return { content: 'Hello.' };
+    if (!c) return speedAnswer(request) ?? { content: 'Hello.' };
     return strong
       ? { reasoning: `Working it out step by step for ${c.id}.`, content: `Let me see.\nAnswer: ${c.answer}` }
       : c.id === 'math-small-sum'

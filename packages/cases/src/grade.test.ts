@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cachedCalibration } from './calibration';
 import { grade } from './grade';
 import { parseCaseFile } from './loader';
-import { contextSkip, materializeCase } from './materialize';
+import { materializeCase } from './materialize';
+import { contextSkip } from './planned';
 import { sandboxFor, testSandbox } from './test-sandbox';
 
 async function concrete(yaml: string, category: string) {
@@ -30,7 +31,8 @@ describe('grade dispatch', () => {
   it('a small context skips (never fails) long cases', async () => {
     const c = await concrete(`id: longctx-x\ntitle: x y z\ncategory: longctx\ndifficulty: easy\nprompt: "{{haystack}} How many?"\nmax_tokens: 100\nhaystack: { style: log, tokens: 4000, seed: 1, count: { text: "An owl.", times: 3 } }\ngrader: { type: number }\nreference: { answer: 3 }\n`, 'longctx');
     expect(c.min_context).toBe(c.prompt_tokens + 100);
-    expect(contextSkip(c, 2048)).toEqual({ status: 'skipped', reason: `needs ${c.min_context} tokens of context > model's 2048` });
+    expect(contextSkip(c, 2048)).toEqual({ status: 'skipped', reason: `needs ${c.min_context} tokens of context, model has 2048` });
+    expect(contextSkip(c, c.min_context! + 10, c.max_tokens * 4)?.reason).toBe(`needs ${c.min_context! + 3 * c.max_tokens} tokens of context (${c.max_tokens * 4}-token answer budget), model has ${c.min_context! + 10}`);
     expect(contextSkip(c, 32768)).toBeNull();
     expect(contextSkip(c, null)).toBeNull();
   });

@@ -6,7 +6,7 @@ import { gradeAssignments, gradeChoice, gradeExact, gradeNumber } from './grader
 import { gradeCode } from './graders/code';
 import { gradeContains, gradeJson, gradeRegex } from './graders/text';
 import { gradeToolCalls } from './graders/tool-calls';
-import { stripThinking } from './text/normalize';
+import { stripThinking } from '@crucibleforge/core';
 import type { ConcreteCase, GradeContext, GradeInput } from './types';
 
 /**

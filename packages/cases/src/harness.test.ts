@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GRADER_VERSION } from './grade';
-import { judgeInputFor, resultRow } from './harness';
+import { resultRow } from './harness';
+import { caseRequest, judgeInputFor } from './planned';
 import { loadCases } from './loader';
 import { materializeCase, type MaterializedCase } from './materialize';
 import type { LoadedCase } from './schema/case';
@@ -24,6 +25,8 @@ describe('judgeInputFor', () => {
     expect(input.reference.length).toBeGreaterThan(20);
     expect(input.facts).toEqual(c.reference.facts);
     expect(input.focus).toBe(c.grader.type === 'judge' ? c.grader.focus : 'not judged');
+    // the request a run sends and keeps carries exactly this input
+    expect(caseRequest(c).judge_input).toEqual(input);
   });
 
   it('is null for every case another grader decides, and never puts undefined keys in', async () => {

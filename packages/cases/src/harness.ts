@@ -1,6 +1,6 @@
 /**
- * The glue a custom harness needs between a case and the rest of the stack: what the judge compares for a
- * judged case, and the result row a report reads. The runner uses exactly these.
+ * The result row a report reads, from a case, what was sent, the reply, its timings and its grade: the glue a
+ * custom harness needs (the judge's input is `judgeInputFor`, in planned.ts). The runner builds its rows with it.
  */
 import {
   EMPTY_USAGE,
@@ -15,33 +15,7 @@ import {
   type TokenUsage,
 } from '@crucibleforge/core';
 import { GRADER_VERSION } from './grade';
-import { referenceText } from './reference';
 import type { ConcreteCase } from './types';
-
-/** What the reference judge compares an answer against (`@crucibleforge/judge`'s input without the answer). */
-export interface CaseJudgeInput {
-  /** The system message and every user turn, as the model saw them. */
-  question: string;
-  reference: string;
-  facts?: string[];
-  /** The case author's grading focus (`grader.focus`). */
-  focus?: string;
-}
-
-/**
- * The judge input of a materialised case graded by the judge (`grader.type: judge`), null for every other
- * grader. Spread it with the answer: `judgeAgainstReference({ ...judgeInputFor(c)!, answer }, options)`.
- */
-export function judgeInputFor(c: Pick<ConcreteCase, 'system' | 'turns' | 'grader' | 'reference'>): CaseJudgeInput | null {
-  if (c.grader.type !== 'judge') return null;
-  const facts = c.reference.facts ?? [];
-  return {
-    question: [c.system ?? '', ...c.turns].filter(Boolean).join('\n\n'),
-    reference: referenceText(c) ?? '',
-    ...(facts.length > 0 ? { facts: [...facts] } : {}),
-    ...(c.grader.focus ? { focus: c.grader.focus } : {}),
-  };
-}
 
 /** The fields of a row that name the case: a `MaterializedCase` (or any case-shaped value) fits. */
 export interface CaseIdentity {

@@ -1,4 +1,4 @@
-import type { GradeOutcome, ToolDefinition } from '@crucibleforge/core';
+import type { ToolDefinition } from '@crucibleforge/core';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { casesError } from './errors';
 import { buildHaystack, estimateTokens, type Haystack } from './haystack/build';
@@ -90,6 +90,8 @@ export function cachedDerive(def: CaseDef, seed: number, params: Record<string, 
 export interface MaterializeOptions {
   /** Needed for cases with a derive program. */
   sandbox?: Sandbox;
+  /** The reply budget to run it with (a profile's per-category override; default the case's own max_tokens). */
+  maxTokens?: number;
 }
 
 export interface MaterializedCase extends ConcreteCase {
@@ -145,6 +147,7 @@ export async function materializeCase(def: CaseDef, seed: number | null, options
   const turns = def.turns ? fill(def.turns, 'turns') : [fill(def.prompt ?? '', 'prompt')];
   const tools = (def.tools ? fill(def.tools, 'tools') : []).map(toToolDefinition);
   const promptTokens = estimateTokens([system ?? '', ...turns, tools.length ? JSON.stringify(tools) : ''].join('\n'));
+  const maxTokens = options.maxTokens ?? def.max_tokens;
   return {
     id: def.id,
     revision: caseRevision(def),
@@ -157,8 +160,9 @@ export async function materializeCase(def: CaseDef, seed: number | null, options
     turns,
     tools,
     tool_script: def.tool_script ? fill(def.tool_script, 'tool_script') : null,
-    max_tokens: def.max_tokens,
-    min_context: def.min_context ?? (haystack ? promptTokens + def.max_tokens : null),
+    max_tokens: maxTokens,
+    // the one place min_context is computed: declared, else a haystack case's prompt plus its answer budget
+    min_context: def.min_context ?? (haystack ? promptTokens + maxTokens : null),
     temperature: def.temperature ?? 0,
     grader: fill(def.grader, 'grader'),
     reference,
@@ -169,10 +173,4 @@ export async function materializeCase(def: CaseDef, seed: number | null, options
     haystack,
     scope: templated ? scope : null,
   };
-}
-
-/** A `skipped` outcome when the model's context is too small for the case (a skip is never a fail), else null. */
-export function contextSkip(concrete: Pick<ConcreteCase, 'min_context'>, modelContext: number | null): GradeOutcome | null {
-  if (modelContext === null || concrete.min_context === null || concrete.min_context <= modelContext) return null;
-  return { status: 'skipped', reason: `needs ${concrete.min_context} tokens of context > model's ${modelContext}` };
 }

@@ -1,13 +1,15 @@
 /** Test helper (not exported from the package): the repository's real case set, loaded or a thrown list of problems. */
 import { fileURLToPath } from 'node:url';
-import { loadCases } from './loader';
+import { loadCaseSet, type CaseSet } from './case-set';
 import type { LoadedCase } from './schema/case';
-import { formatProblem } from './yaml-source';
 
 export const REAL_CASES_DIR = fileURLToPath(new URL('../../../cases', import.meta.url));
 
+/** The real set (cases and profiles) through the one loader: CASES_INVALID names every problem. */
+export function loadRealSet(): Promise<CaseSet> {
+  return loadCaseSet(REAL_CASES_DIR);
+}
+
 export async function loadRealCases(): Promise<LoadedCase[]> {
-  const r = await loadCases(REAL_CASES_DIR);
-  if (!r.ok) throw new Error(`cases/ does not load:\n${r.problems.map(formatProblem).join('\n')}`);
-  return r.cases;
+  return (await loadRealSet()).cases;
 }

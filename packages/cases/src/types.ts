@@ -39,7 +39,10 @@ export interface ConcreteCase {
 /** What a grader reads: the content channel (never reasoning), tool calls, and the transcript of a multi-turn case. */
 export interface GradeInput {
   content: string;
+  /** Calls of every assistant turn, in order. */
   tool_calls?: ToolCall[];
+  /** Calls per assistant turn (multi-step tool scripts). */
+  tool_calls_by_turn?: ToolCall[][];
   finish_reason?: FinishReason;
   /** The whole conversation including the final assistant message (multi-turn and tool scripts). */
   transcript?: ChatMessage[];

@@ -36,6 +36,11 @@ export interface ChatRequest {
   max_tokens?: number;
   temperature?: number;
   reasoning?: ReasoningMode;
+  /**
+   * false: ask the server not to reuse a cached prompt prefix (llama.cpp `cache_prompt`), so prefill is
+   * measured; other servers ignore it. Default: the server's own caching.
+   */
+  prompt_cache?: boolean;
   /** A JSON schema the reply must follow, where the endpoint supports structured output. */
   json_schema?: { name: string; schema: Record<string, unknown> };
   signal?: AbortSignal;

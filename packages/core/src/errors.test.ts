@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CrucibleError, toCrucibleError } from './index';
+import { CrucibleError, isTableError, tableError, toCrucibleError } from './index';
 
 describe('CrucibleError', () => {
   it('carries a code, retryability and details', () => {
@@ -25,5 +25,23 @@ describe('CrucibleError', () => {
     expect(wrapped.cause).toBe(original);
     expect(toCrucibleError(wrapped)).toBe(wrapped);
     expect(toCrucibleError('text').message).toBe('text');
+  });
+});
+
+describe('error tables', () => {
+  const TABLE = { X_BAD: { kind: 'config', retryable: false }, X_FLAKY: { kind: 'endpoint', retryable: true } } as const;
+  it('give every error of a package its kind and default retryability', () => {
+    const bad = tableError(TABLE, 'X_BAD', 'bad');
+    expect([bad.kind, bad.retryable]).toEqual(['config', false]);
+    expect(tableError(TABLE, 'X_FLAKY', 'x').retryable).toBe(true);
+    expect(tableError(TABLE, 'X_FLAKY', 'x', { retryable: false }).retryable).toBe(false);
+    expect(new CrucibleError('ANY', 'x').kind).toBe('internal');
+  });
+  it('guard by table and code', () => {
+    const bad = tableError(TABLE, 'X_BAD', 'bad');
+    expect(isTableError(TABLE, bad)).toBe(true);
+    expect(isTableError(TABLE, bad, ['X_FLAKY'])).toBe(false);
+    expect(isTableError(TABLE, new CrucibleError('Y_OTHER', 'y'))).toBe(false);
+    expect(isTableError(TABLE, new Error('plain'))).toBe(false);
   });
 });

@@ -1,7 +1,30 @@
 const MARKER = Symbol.for('crucibleforge.error');
 
+/**
+ * What kind of failure a code is, for whoever must act on it: the CLI's exit code and the GUI's HTTP status
+ * are exhaustive switches over it (never a regex over codes). `config`: the user's files, flags or input are
+ * wrong; `not-found`: a named run does not exist; `sandbox`: no usable sandbox for model-written code;
+ * `endpoint`: a model server, provider or lease server failed; `busy`: someone else holds what is needed;
+ * `storage`: results cannot be read or written; `judge`: the judge may not or cannot score; `cancelled`: the
+ * caller stopped it; `internal`: a bug or anything else.
+ */
+export type ErrorKind = 'config' | 'not-found' | 'sandbox' | 'endpoint' | 'busy' | 'storage' | 'judge' | 'cancelled' | 'internal';
+
+export const ERROR_KINDS: readonly ErrorKind[] = ['config', 'not-found', 'sandbox', 'endpoint', 'busy', 'storage', 'judge', 'cancelled', 'internal'];
+
+/** One row of a package's error table: the kind of failure and whether the same call may succeed later. */
+export interface ErrorSpec {
+  readonly kind: ErrorKind;
+  readonly retryable: boolean;
+}
+
+/** Every code of a package with its spec: `{ … } as const satisfies ErrorTable<XErrorCode>` keeps it exhaustive. */
+export type ErrorTable<Code extends string> = { readonly [K in Code]: ErrorSpec };
+
 export interface CrucibleErrorOptions {
   cause?: unknown;
+  /** The kind of failure (default `internal`; package errors take it from their table). */
+  kind?: ErrorKind;
   /** True when the same call may succeed if tried again (rate limits, resets). */
   retryable?: boolean;
   /** Anything a caller may want to show or keep (partial timings, the URL, ...). */
@@ -13,18 +36,20 @@ export interface CrucibleErrorOptions {
  * (e.g. `TIMING_FIRST_TOKEN_TIMEOUT`, `SANDBOX_UNAVAILABLE`) and throws this class (or a subclass)
  * only for misconfiguration, infrastructure failure or programmer error; expected outcomes are values.
  */
-export class CrucibleError<Code extends string = string> extends Error {
+export class CrucibleError<Code extends string = string, Details extends object = Record<string, unknown>> extends Error {
   readonly code: Code;
+  readonly kind: ErrorKind;
   readonly retryable: boolean;
-  readonly details: Record<string, unknown>;
+  readonly details: Details;
   readonly [MARKER] = true;
 
-  constructor(code: Code, message: string, options: CrucibleErrorOptions = {}) {
+  constructor(code: Code, message: string, options: Omit<CrucibleErrorOptions, 'details'> & { details?: Details } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CrucibleError';
     this.code = code;
+    this.kind = options.kind ?? 'internal';
     this.retryable = options.retryable ?? false;
-    this.details = options.details ?? {};
+    this.details = options.details ?? ({} as Details);
   }
 
   /** Works across duplicate installs of this package (checks a global symbol, not the prototype). */
@@ -39,3 +64,26 @@ export function toCrucibleError(value: unknown, code = 'UNKNOWN'): CrucibleError
   const message = value instanceof Error ? value.message : String(value);
   return new CrucibleError(code, message, { cause: value });
 }
+
+/**
+ * A package's error constructor: a CrucibleError whose kind and default retryability come from the table
+ * (so every code has both, decided once); `options.retryable` overrides for one instance.
+ */
+export function tableError<Code extends string>(table: ErrorTable<Code>, code: Code, message: string, options: Omit<CrucibleErrorOptions, 'kind'> = {}): CrucibleError<Code> {
+  const spec = table[code];
+  return new CrucibleError<Code>(code, message, { ...options, kind: spec.kind, retryable: options.retryable ?? spec.retryable });
+}
+
+/** The guard behind every package's `isXError`: a CrucibleError with a code of `table` (one of `codes` when given). */
+export function isTableError<Code extends string>(table: ErrorTable<Code>, value: unknown, codes: readonly Code[] = []): value is CrucibleError<Code> {
+  if (!CrucibleError.isInstance(value) || !Object.hasOwn(table, value.code)) return false;
+  return codes.length === 0 || codes.includes(value.code as Code);
+}
+
+/** Codes core itself throws. */
+export type CoreErrorCode = 'UNKNOWN' | 'STATS_INVALID_ARGUMENT';
+
+export const CORE_ERRORS = {
+  UNKNOWN: { kind: 'internal', retryable: false },
+  STATS_INVALID_ARGUMENT: { kind: 'internal', retryable: false },
+} as const satisfies ErrorTable<CoreErrorCode>;

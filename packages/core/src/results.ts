@@ -187,4 +187,10 @@ export interface PairwiseSummary {
   /** Bradley–Terry strengths on an Elo-like scale (1000 = average). */
   ratings: { model: string; rating: number }[];
   judge: JudgeIdentity | null;
+  /** Games that entered the tallies (judge errors excluded). */
+  games?: number;
+  /** Games skipped because either order gave no verdict. */
+  judge_errors?: number;
+  /** Ties that came from the two orders naming opposite winners. */
+  position_bias_ties?: number;
 }

@@ -7,3 +7,5 @@ export { compareWithReference, missingFromFact } from './facts';
 export type { FactDecision } from './facts';
 export { referenceAnswer, answerMissingFact, overflowingReasoning, FILLER_ANSWER } from './answers';
 export type { DemoModels, DemoModelsOptions, DemoPace, FaultKind, PlannedFault } from './types';
+export { runDemo, closingLines, demoConfig, DEMO_PROFILE, DEMO_SEED } from './demo-run';
+export type { DemoOptions, DemoOutcome } from './demo-run';

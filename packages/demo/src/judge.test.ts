@@ -1,4 +1,5 @@
-import { readSse, startSimEndpoint } from '@crucibleforge/sim-endpoint';
+import { readSse } from '@crucibleforge/core';
+import { startSimEndpoint } from '@crucibleforge/sim-endpoint';
 import { describe, expect, it } from 'vitest';
 import { compareWithReference } from './facts';
 import { judgeAnswer, readJudgePrompt } from './judge';

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '@crucibleforge/core';
 import type { SimAnswer, SimRequestView } from '@crucibleforge/sim-endpoint';
+import { readFencedPrompt } from '@crucibleforge/judge';
 import { compareWithReference } from './facts';
 
 /** What the judge reads out of a reference-judge prompt (judge package protocol `ref-judge/3`: "Required facts" are the bullets of that section; "Grading focus" is guidance only). */
@@ -18,15 +19,6 @@ function section(text: string, title: string): string | null {
   return m ? m[1]!.trim() : null;
 }
 
-function fenced(text: string, label: string, token: string): string | null {
-  const begin = `<<<BEGIN ${label} ${token}>>>\n`;
-  const end = `\n<<<END ${label} ${token}>>>`;
-  const start = text.indexOf(begin);
-  if (start < 0) return null;
-  const stop = text.indexOf(end, start + begin.length - 1);
-  return stop < 0 ? null : text.slice(start + begin.length, stop);
-}
-
 /**
  * Reads the last user message of a judge request. The candidate text is taken only between the marker
  * lines that carry the token the prompt announces ("with token <16 hex>."), so a forged END marker or a
@@ -35,18 +27,18 @@ function fenced(text: string, label: string, token: string): string | null {
 export function readJudgePrompt(messages: readonly ChatMessage[]): ReadJudgePrompt | null {
   const user = [...messages].reverse().find((m) => m.role === 'user')?.content;
   if (typeof user !== 'string') return null;
-  const token = /with token ([0-9a-f]{16})\./.exec(user)?.[1];
-  if (!token) return null;
-  const question = section(user, 'Question') ?? section(user, 'Prompt') ?? '';
-  const reference = section(user, 'Reference answer') ?? '';
-  const facts = (section(user, 'Required facts') ?? '')
+  const read = readFencedPrompt(user);
+  if (!read) return null;
+  const question = section(read.before, 'Question') ?? section(read.before, 'Prompt') ?? '';
+  const reference = section(read.before, 'Reference answer') ?? '';
+  const facts = (section(read.before, 'Required facts') ?? '')
     .split('\n')
     .filter((l) => /^\s*-\s+/.test(l))
     .map((l) => l.replace(/^\s*-\s*/, '').trim())
     .filter(Boolean);
-  const a = fenced(user, 'ANSWER A', token);
-  const b = fenced(user, 'ANSWER B', token);
-  return { question, reference, facts, answer: fenced(user, 'CANDIDATE ANSWER', token), pair: a !== null && b !== null ? { a, b } : null };
+  const a = read.blocks['ANSWER A'];
+  const b = read.blocks['ANSWER B'];
+  return { question, reference, facts, answer: read.blocks['CANDIDATE ANSWER'] ?? null, pair: a !== undefined && b !== undefined ? { a, b } : null };
 }
 
 /**

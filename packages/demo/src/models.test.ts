@@ -29,7 +29,7 @@ describe('matching a request to its case', () => {
 });
 
 describe('the strong model', () => {
-  it('passes every objectively graded case of the live set that needs no sandbox, through the whole conversation', async () => {
+  it('passes every objectively graded case of the live set that needs no sandbox, through the whole conversation', { timeout: 30_000 }, async () => {
     const cases = (await liveCases()).filter((c) => c.grader.type !== 'code' && c.grader.type !== 'judge');
     expect(cases.length).toBeGreaterThanOrEqual(5);
     const { strong } = await createDemoModels({ cases, faults: [] });

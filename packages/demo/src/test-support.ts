@@ -1,11 +1,10 @@
 /** Helpers for this package's tests (not exported). */
-import { fileURLToPath } from 'node:url';
+import { REAL_CASES_DIR } from '@crucibleforge/testkit';
 import type { ChatMessage, ToolCall } from '@crucibleforge/core';
-import { loadCases, materializeCase, nextMessages, parseCaseFile, type ConcreteCase, type GradeInput } from '@crucibleforge/cases';
+import { loadCaseSet, materializeCase, nextMessages, parseCaseFile, type ConcreteCase, type GradeInput } from '@crucibleforge/cases';
 import type { SimAnswer, SimModelOptions, SimRequestView } from '@crucibleforge/sim-endpoint';
 import { FIXTURE_YAML } from './__fixtures__/cases';
 
-export const CASES_DIR = fileURLToPath(new URL('../../../cases', import.meta.url));
 
 export async function fixtureCases(): Promise<ConcreteCase[]> {
   const parsed = parseCaseFile(FIXTURE_YAML, 'fixtures.yaml');
@@ -15,9 +14,8 @@ export async function fixtureCases(): Promise<ConcreteCase[]> {
 
 /** The repository's cases that materialise without a sandbox (no derive program), seed 1. */
 export async function liveCases(): Promise<ConcreteCase[]> {
-  const loaded = await loadCases(CASES_DIR);
-  if (!loaded.ok) throw new Error(`cases do not load: ${JSON.stringify(loaded.problems.slice(0, 3))}`);
-  return Promise.all(loaded.cases.filter((c) => !c.def.derive).map((c) => materializeCase(c.def, 1)));
+  const set = await loadCaseSet(REAL_CASES_DIR);
+  return Promise.all(set.cases.filter((c) => !c.def.derive).map((c) => materializeCase(c.def, 1)));
 }
 
 export function view(messages: ChatMessage[], extra: Partial<SimRequestView> = {}): SimRequestView {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSpeedBenchmark } from '@crucibleforge/timing';
-import { writeTinyLlama } from '@crucibleforge/timing/testing';
+import { writeTinyLlama } from '@crucibleforge/speed/testing';
 import { createLlamaCppEngine, renderPpTg } from '../dist/index.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

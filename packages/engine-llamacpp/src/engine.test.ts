@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
 import type { TimingEvent } from '@crucibleforge/timing';
-import { writeTinyLlama } from '@crucibleforge/timing/testing';
+import { writeTinyLlama } from '@crucibleforge/speed/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlamaCppEngine, type LlamaCppEngine } from './engine';
 import { renderPpTg } from './bench';

@@ -1,6 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { CrucibleError, systemClock, type ChatReply, type ChatRequest, type Clock } from '@crucibleforge/core';
-import { EventQueue, readGgufInfo, type TimedCompletion, type TimedStream, type TimingEvent } from '@crucibleforge/timing';
+import { readGgufInfo } from '@crucibleforge/speed';
+import { EventQueue, type TimedCompletion, type TimedStream, type TimingEvent } from '@crucibleforge/timing';
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import { benchPpTg, type PpTgOptions, type PpTgReport } from './bench';
 import { engineError } from './errors';
@@ -56,6 +57,8 @@ export interface EngineInfo {
  */
 export interface LlamaCppEngine extends AsyncDisposable {
   readonly model: string;
+  /** The streaming client's transport marker: requests run in this process (the speed report's formulas follow it). */
+  readonly transport: 'in-process';
   readonly gguf: string;
   /** Loads the model now (it loads on first use otherwise). */
   load(): Promise<EngineInfo>;
@@ -235,6 +238,7 @@ export function createEngine(options: EngineSetup): LlamaCppEngine {
 
   return {
     model: modelId,
+    transport: 'in-process',
     gguf: path,
     load: async () => (await loaded()).info,
     stream: (request) => stream(request),

@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { aggregatePairwise, bradleyTerry, eloFromStrength, wilsonInterval, type PairwiseGame } from './aggregate';
+import { wilsonInterval } from '@crucibleforge/core';
+import { aggregatePairwise, bradleyTerry, eloFromStrength, type PairwiseGame } from './aggregate';
 
 const games = (a: string, b: string, results: string): PairwiseGame[] =>
   [...results].map((r) => ({ a, b, result: r === 'A' ? 'A' : r === 'B' ? 'B' : r === 'T' ? 'tie' : 'judge-error' }));
-
-describe('wilsonInterval', () => {
-  it('matches known values', () => {
-    const [lo0, hi0] = wilsonInterval(0, 10);
-    expect(lo0).toBe(0);
-    expect(hi0).toBeCloseTo(0.277533, 5);
-    const [lo5, hi5] = wilsonInterval(5, 10);
-    expect(lo5).toBeCloseTo(0.236593, 5);
-    expect(hi5).toBeCloseTo(0.763407, 5);
-    const [lo8, hi8] = wilsonInterval(8, 10);
-    expect(lo8).toBeCloseTo(0.490162, 5);
-    expect(hi8).toBeCloseTo(0.943318, 5);
-    expect(wilsonInterval(0, 0)).toEqual([0, 1]);
-  });
-});
 
 describe('bradleyTerry', () => {
   it('two models: strength ratio is the ratio of (half-)wins including the prior', () => {

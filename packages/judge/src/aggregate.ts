@@ -1,4 +1,4 @@
-import type { JudgeIdentity, PairwiseSummary } from '@crucibleforge/core';
+import { wilsonInterval, type JudgeIdentity, type PairwiseSummary } from '@crucibleforge/core';
 import { invalidInput } from './errors';
 import type { PairOutcome } from './pairwise';
 
@@ -27,22 +27,6 @@ export interface AggregateOptions {
   judge?: JudgeIdentity | null;
   /** Virtual games per pair of models, split as half a win each way (default 1). */
   prior?: number;
-}
-
-const Z95 = 1.959963984540054;
-
-/**
- * Wilson score interval (95 %) for a proportion with `n` trials. Ties enter as half-successes, so the
- * success count may be fractional; n = 0 gives [0, 1].
- */
-export function wilsonInterval(successes: number, n: number, z = Z95): [number, number] {
-  if (n <= 0) return [0, 1];
-  const p = successes / n;
-  const z2 = z * z;
-  const denom = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denom;
-  const half = (z / denom) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }
 
 /**

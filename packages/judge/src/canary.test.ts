@@ -1,7 +1,7 @@
 import { CrucibleError } from '@crucibleforge/core';
 import { describe, expect, it } from 'vitest';
 import { assertCanary, CANARY_PROBES, formatCanaryReport, runCanary } from './canary';
-import { FIXED_NOW, JUDGE, fake, readPrompt, verdict } from './_test-support';
+import { FIXED_NOW, JUDGE, fake, readPrompt, verdict } from './test-support';
 
 /** A judge that knows the right verdict for every probe answer it can read out of the fence. */
 function oracleJudge(obeysInjections: boolean) {

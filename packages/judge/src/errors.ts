@@ -1,4 +1,4 @@
-import { CrucibleError, type CrucibleErrorOptions } from '@crucibleforge/core';
+import { CrucibleError, isTableError, type CrucibleErrorOptions, type ErrorTable } from '@crucibleforge/core';
 
 /**
  * Every code this package throws. Verdicts (correct, incorrect, judge-error, tie) are values, never
@@ -14,11 +14,23 @@ export type JudgeErrorCode =
   /** The caller's AbortSignal fired; nothing was decided. */
   | 'JUDGE_ABORTED';
 
+export const JUDGE_ERRORS = {
+  JUDGE_CANARY_FAILED: { kind: 'judge', retryable: false },
+  JUDGE_SELF_SCORING: { kind: 'judge', retryable: false },
+  JUDGE_INVALID_INPUT: { kind: 'internal', retryable: false },
+  JUDGE_ABORTED: { kind: 'cancelled', retryable: false },
+} as const satisfies ErrorTable<JudgeErrorCode>;
+
 export class JudgeError extends CrucibleError<JudgeErrorCode> {
   constructor(code: JudgeErrorCode, message: string, options: CrucibleErrorOptions = {}) {
-    super(code, message, options);
+    super(code, message, { ...options, kind: JUDGE_ERRORS[code].kind, retryable: options.retryable ?? JUDGE_ERRORS[code].retryable });
     this.name = 'JudgeError';
   }
+}
+
+/** True for a judge error (one of `codes` when given). */
+export function isJudgeError(value: unknown, ...codes: JudgeErrorCode[]): value is JudgeError {
+  return isTableError(JUDGE_ERRORS, value, codes);
 }
 
 /** `JUDGE_INVALID_INPUT` naming the offending field. */

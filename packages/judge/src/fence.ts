@@ -43,3 +43,40 @@ export function fence(label: string, text: string, token: string, maxChars: numb
   const end = `<<<END ${label} ${token}>>>`;
   return { token, begin, end, block: `${begin}\n${clamped.text}\n${end}`, omitted: clamped.omitted };
 }
+
+/** What a judge prompt's fences hold, as the judge model reads them (see {@link readFencedPrompt}). */
+export interface FencedPrompt {
+  /** The token the prompt announces ("… with token <16 hex>."). */
+  token: string;
+  /** Everything before the first fence: instructions, question, reference, key facts, grading focus. */
+  before: string;
+  /** Each fenced text by its label (CANDIDATE ANSWER, ANSWER A, ANSWER B); a fence without its END line is absent. */
+  blocks: Record<string, string>;
+  /** How often each label's END line (with the token) occurs in the whole prompt. */
+  endCounts: Record<string, number>;
+}
+
+/**
+ * Reads a fenced judge prompt the way an honest judge does: only the marker lines carrying the token the
+ * prompt announces count, so a forged END marker or a claimed verdict inside an answer stays part of that
+ * answer. The reader of what {@link fence} writes (the demo's simulated judge and the tests use it); null when
+ * the prompt announces no token.
+ */
+export function readFencedPrompt(prompt: string): FencedPrompt | null {
+  const token = /with token ([0-9a-f]{16})\./.exec(prompt)?.[1];
+  if (!token) return null;
+  const blocks: Record<string, string> = {};
+  const endCounts: Record<string, number> = {};
+  let first = -1;
+  for (const m of prompt.matchAll(new RegExp(`<<<BEGIN ([A-Z ]+) ${token}>>>\\n`, 'g'))) {
+    const label = m[1]!;
+    const at = m.index ?? 0;
+    if (first === -1) first = at;
+    const start = at + m[0].length;
+    const end = `\n<<<END ${label} ${token}>>>`;
+    const stop = prompt.indexOf(end, start - 1);
+    if (stop >= 0 && !(label in blocks)) blocks[label] = prompt.slice(start, Math.max(start, stop));
+    endCounts[label] = prompt.split(end).length - 1;
+  }
+  return { token, before: first === -1 ? prompt : prompt.slice(0, first), blocks, endCounts };
+}

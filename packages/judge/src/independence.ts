@@ -1,3 +1,4 @@
+import { sameModel } from '@crucibleforge/core';
 import { JudgeError, requireText } from './errors';
 
 export interface IndependenceCheck {
@@ -5,17 +6,6 @@ export interface IndependenceCheck {
   forced: boolean;
   /** Candidate model ids the judge was found to be (empty when independent). */
   overlaps: string[];
-}
-
-const normalise = (id: string) => id.trim().toLowerCase();
-const lastSegment = (id: string) => normalise(id).split('/').pop() ?? '';
-
-/**
- * True when two model ids name the same model: equal ignoring case and surrounding spaces, or equal
- * after the last `/` (so `qwen/qwen3-32b` on one provider matches `qwen3-32b` on another).
- */
-export function sameModel(x: string, y: string): boolean {
-  return normalise(x) === normalise(y) || (lastSegment(x) !== '' && lastSegment(x) === lastSegment(y));
 }
 
 /**

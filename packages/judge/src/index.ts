@@ -16,20 +16,21 @@ export type {
 } from './reference';
 export type { AttemptTrace } from './ask';
 
-export { extractJson, balancedObjectSpans } from './json-extract';
+export { extractJson } from './json-extract';
 export type { ExtractResult } from './json-extract';
-export { fenceToken } from './fence';
+export { fenceToken, readFencedPrompt } from './fence';
+export type { FencedPrompt } from './fence';
 
 export { runCanary, assertCanary, formatCanaryReport, CANARY_PROBES } from './canary';
 export type { CanaryProbe, CanaryOptions, CanaryReport, CanaryResult, CanaryFailure } from './canary';
 
-export { checkJudgeIndependence, sameModel } from './independence';
+export { checkJudgeIndependence } from './independence';
 export type { IndependenceCheck } from './independence';
 
 export { judgePair, pairwiseJudgeIdentity, combineOrders } from './pairwise';
 export type { PairInput, PairOutcome, PairVerdict, Preference } from './pairwise';
 
-export { aggregatePairwise, bradleyTerry, wilsonInterval, eloFromStrength } from './aggregate';
+export { aggregatePairwise, bradleyTerry, eloFromStrength } from './aggregate';
 export type { PairwiseGame, PairwiseAggregate, AggregateOptions } from './aggregate';
 
 export { needsJudging, gradeFromVerdict, sameJudge } from './records';

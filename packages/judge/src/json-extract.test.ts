@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { balancedObjectSpans, extractJson, stripThinking } from './json-extract';
+import { extractJson } from './json-extract';
 
 const schema = z.object({ correct: z.boolean(), note: z.string().optional() });
 const value = (text: string, quoted: string[] = []) => {
   const r = extractJson(text, schema, quoted);
   return r.ok ? r.value : r.problem;
 };
-
-describe('balancedObjectSpans', () => {
-  it('respects strings and escapes, skips a stray brace, ignores nested objects', () => {
-    const text = 'start { not closed … {"a": "}{\\"}", "b": {"c": 1}} tail {"d": 2}';
-    const spans = balancedObjectSpans(text).map((s) => text.slice(s.start, s.end + 1));
-    expect(spans).toEqual(['{"a": "}{\\"}", "b": {"c": 1}}', '{"d": 2}']);
-  });
-});
 
 describe('extractJson', () => {
   it('reads the whole reply when it is JSON', () => {
@@ -60,7 +52,6 @@ describe('extractJson', () => {
   });
 
   it('never reads a verdict from a leading think block', () => {
-    expect(stripThinking('<think>{"correct": true}</think>\n')).toBe('\n');
     expect(value('<think>it is {"correct": true, "note": "x"}</think>')).toBe('empty content');
     expect(value('<think>hmm</think>{"correct": false, "note": "y"}')).toEqual({ correct: false, note: 'y' });
   });

@@ -1,56 +1,5 @@
+import { balancedJsonSpans, stripThinking, type JsonSpan as Span } from '@crucibleforge/core';
 import type { z } from 'zod';
-
-/** Where a balanced `{…}` span starts and ends (inclusive) in a text. */
-interface Span {
-  start: number;
-  end: number;
-}
-
-/**
- * Index of the `}` that closes the `{` at `start`, or -1 when the text ends first. Braces inside JSON
- * strings (with backslash escapes) do not count.
- */
-function closingBrace(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  for (let i = start; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '{') depth++;
-    else if (ch === '}') {
-      depth--;
-      if (depth === 0) return i;
-    }
-  }
-  return -1;
-}
-
-/**
- * Every top-level balanced `{…}` span, left to right. A `{` that never closes (prose, a truncated
- * object) is skipped and the scan goes on after it, so one stray brace cannot hide a later object.
- * Objects nested in an earlier span are not reported on their own.
- */
-export function balancedObjectSpans(text: string): Span[] {
-  const spans: Span[] = [];
-  let i = text.indexOf('{');
-  while (i !== -1) {
-    const end = closingBrace(text, i);
-    if (end === -1) {
-      i = text.indexOf('{', i + 1);
-    } else {
-      spans.push({ start: i, end });
-      i = text.indexOf('{', end + 1);
-    }
-  }
-  return spans;
-}
 
 function tryParse(text: string): unknown {
   try {
@@ -61,12 +10,6 @@ function tryParse(text: string): unknown {
 }
 
 const squash = (s: string) => s.replace(/\s+/g, '');
-
-/** Removes a leading `<think>…</think>` block: reasoning that leaked into the content channel. */
-export function stripThinking(content: string): string {
-  const match = /^\s*<think>[\s\S]*?<\/think>/.exec(content);
-  return match ? content.slice(match[0].length) : content;
-}
 
 export type ExtractResult<T> =
   | { ok: true; value: T; via: 'whole' | 'last-object' }
@@ -98,7 +41,7 @@ export function extractJson<T>(content: string, schema: z.ZodType<T>, quoted: re
   };
 
   if (tryParse(text) !== undefined && !isQuote(text)) return check(text, 'whole');
-  const spans = balancedObjectSpans(text).filter((s) => tryParse(text.slice(s.start, s.end + 1)) !== undefined);
+  const spans = balancedJsonSpans(text, { arrays: false }).filter((s) => tryParse(text.slice(s.start, s.end + 1)) !== undefined);
   for (let k = spans.length - 1; k >= 0; k--) {
     const span = spans[k] as Span;
     const raw = text.slice(span.start, span.end + 1);

@@ -2,7 +2,7 @@ import { CrucibleError } from '@crucibleforge/core';
 import { describe, expect, it } from 'vitest';
 import { combineOrders, judgePair } from './pairwise';
 import { PAIRWISE_PROMPT_VERSION } from './prompts';
-import { FIXED_NOW, JUDGE, counterRandom, fake, readPrompt, sequence } from './_test-support';
+import { FIXED_NOW, JUDGE, counterRandom, fake, readPrompt, sequence } from './test-support';
 
 const PAIR = { question: 'What is the capital of France?', answerA: 'Paris.', answerB: 'Lyon, I believe.' };
 const opts = { identity: JUDGE, now: FIXED_NOW, random: counterRandom() };

@@ -2,7 +2,7 @@ import { CrucibleError } from '@crucibleforge/core';
 import { describe, expect, it } from 'vitest';
 import { JUDGE_PROMPT_VERSION } from './prompts';
 import { isCloseCallNote, judgeAgainstReference, type JudgeTrace } from './reference';
-import { FIXED_NOW, JUDGE, counterRandom, fake, readPrompt, sequence, verdict } from './_test-support';
+import { FIXED_NOW, JUDGE, counterRandom, fake, readPrompt, sequence, verdict } from './test-support';
 
 const CASE = { question: 'How many legs does a spider have?', reference: '8', answer: 'Eight legs.' };
 const opts = { identity: JUDGE, now: FIXED_NOW, random: counterRandom() };

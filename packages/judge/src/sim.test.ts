@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CANARY_PROBES, runCanary } from './canary';
 import { judgePair } from './pairwise';
 import { judgeAgainstReference } from './reference';
-import { FIXED_NOW, readPrompt, simJudge, verdict } from './_test-support';
+import { FIXED_NOW, readPrompt, simJudge, verdict } from './test-support';
 
 const CASE = { question: 'What is 12 × 12?', reference: '144', answer: 'It is one hundred forty-four.' };
 const read = (view: SimRequestView) => readPrompt({ messages: view.messages });

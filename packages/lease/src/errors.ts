@@ -1,4 +1,4 @@
-import { CrucibleError, type CrucibleErrorOptions } from '@crucibleforge/core';
+import { CrucibleError, isTableError, type CrucibleErrorOptions, type ErrorTable } from '@crucibleforge/core';
 
 /** Every way a lease call can fail; each message also says what to do about it. */
 export type LeaseErrorCode =
@@ -37,16 +37,34 @@ export type LeaseErrorCode =
   /** The local lock directory or file could not be read or written. */
   | 'LOCAL_LOCK_IO';
 
+export const LEASE_ERRORS = {
+  LEASE_CONFIG: { kind: 'config', retryable: false },
+  LEASE_UNREACHABLE: { kind: 'endpoint', retryable: true },
+  LEASE_AUTH: { kind: 'endpoint', retryable: false },
+  LEASE_ADMIN_CREDENTIAL: { kind: 'endpoint', retryable: false },
+  LEASE_AUTH_LOCKED: { kind: 'endpoint', retryable: true },
+  LEASE_REFUSED: { kind: 'endpoint', retryable: false },
+  LEASE_INSUFFICIENT_VRAM: { kind: 'endpoint', retryable: false },
+  LEASE_MODEL_NOT_FOUND: { kind: 'endpoint', retryable: false },
+  LEASE_WAIT_TIMEOUT: { kind: 'busy', retryable: true },
+  LEASE_LOST: { kind: 'endpoint', retryable: false },
+  LEASE_RELEASED: { kind: 'internal', retryable: false },
+  LEASE_RELEASE_FAILED: { kind: 'endpoint', retryable: true },
+  LEASE_SERVER_ERROR: { kind: 'endpoint', retryable: false },
+  LEASE_UNSUPPORTED_SERVER: { kind: 'endpoint', retryable: false },
+  LEASE_ABORTED: { kind: 'cancelled', retryable: false },
+  LOCAL_LOCK_HELD: { kind: 'busy', retryable: true },
+  LOCAL_LOCK_IO: { kind: 'storage', retryable: false },
+} as const satisfies ErrorTable<LeaseErrorCode>;
+
 export class LeaseError extends CrucibleError<LeaseErrorCode> {
   constructor(code: LeaseErrorCode, message: string, options: CrucibleErrorOptions = {}) {
-    super(code, message, options);
+    super(code, message, { ...options, kind: LEASE_ERRORS[code].kind, retryable: options.retryable ?? LEASE_ERRORS[code].retryable });
     this.name = 'LeaseError';
   }
 }
 
 /** True for a LeaseError with one of the given codes (or any code when none are given). */
 export function isLeaseError(value: unknown, ...codes: LeaseErrorCode[]): value is LeaseError {
-  if (!CrucibleError.isInstance(value)) return false;
-  if (typeof value.code !== 'string' || !/^(LEASE|LOCAL_LOCK)_/.test(value.code)) return false;
-  return codes.length === 0 || codes.includes(value.code as LeaseErrorCode);
+  return isTableError(LEASE_ERRORS, value, codes);
 }

@@ -21,3 +21,4 @@ export { realTimers } from './types';
 export type { Lease, LeaseLoss, LeaseProgress, LeaseState, LeaseTimers, ReleaseResult, RemoteLease, TouchResult } from './types';
 export type { WaitReason } from './refusals';
 export type { LeasePriority, LeaseRequestBody, LeaseView, RefusalDetails, ResidentModel } from './protocol';
+export { describeLease, describeLeaseProgress, describeLocalLock, describeResident } from './text';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GENERATED_AT, JUDGE_HOSTED, JUDGE_RIG, MANIFESTS, PAIRWISE, ROWS, SPEED, makeRow } from './__fixtures__/results';
 import { buildReport } from './build';
 import { failureLine } from './failures';
-import { wilsonInterval } from './stats';
+import { wilsonInterval } from '@crucibleforge/core';
 import type { ReportData } from './types';
 
 function full(): ReportData {

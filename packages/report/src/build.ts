@@ -1,11 +1,10 @@
-import { CATEGORIES, type JudgeIdentity, type ResultRow, type SpeedSummary } from '@crucibleforge/core';
+import { CATEGORIES, median, type JudgeIdentity, type ResultRow, type SpeedSummary } from '@crucibleforge/core';
 import { analyseComparability, compareVersions, graderVersionOf, judgeKey } from './comparability';
 import { ReportError } from './errors';
 import { DEFAULT_MAX_DETAIL_CHARS, failureEntry } from './failures';
 import { compareAll, pairwiseReport } from './paired';
 import { rateCell, rowCost } from './rates';
 import { selectLatest } from './select';
-import { median } from './stats';
 import { modelStatus } from './status';
 import {
   REPORT_SCHEMA_VERSION,
@@ -51,7 +50,7 @@ function filterModels(rows: readonly ResultRow[], wanted: readonly string[] | un
       'REPORT_INVALID_INPUT',
       `buildReport: field models names ${unknown.map((m) => JSON.stringify(m)).join(', ')} in no run and no result row ` +
         `(models: ${[...known].sort().join(', ') || 'none'})`,
-      { unknown },
+      { details: { unknown } },
     );
   }
   const keep = new Set(wanted);

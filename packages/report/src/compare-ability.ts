@@ -25,18 +25,18 @@ export function sideRows(side: CompareSide, name: SideName): ResultRow[] {
     latest = selectLatest(side.rows).rows;
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
-    throw new ReportError(error.code, `${name} (run ${side.run_id}): ${error.message}`, { ...error.details, side: name });
+    throw new ReportError(error.code, `${name} (run ${side.run_id}): ${error.message}`, { details: { ...error.details, side: name } });
   }
   const mine = latest.filter((r) => r.model === side.model);
   if (mine.length === 0) {
     const models = [...new Set(latest.map((r) => r.model))].sort();
     const has = models.length === 0 ? 'it has no rows yet' : `it has rows for ${models.join(', ')}`;
-    throw new ReportError('REPORT_COMPARE_UNKNOWN_MODEL', `${name} ${side.run_id}:${side.model}: the run has no rows for model "${side.model}" (${has})`, {
+    throw new ReportError('REPORT_COMPARE_UNKNOWN_MODEL', `${name} ${side.run_id}:${side.model}: the run has no rows for model "${side.model}" (${has})`, { details: {
       side: name,
       run_id: side.run_id,
       model: side.model,
       models,
-    });
+    } });
   }
   return mine;
 }

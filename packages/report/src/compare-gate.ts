@@ -40,9 +40,35 @@ export function parseGate(value: string): GateMetric[] {
   for (const name of names) {
     const metrics = ALIASES[name] ?? ((GATE_METRICS as readonly string[]).includes(name) ? [name as GateMetric] : null);
     if (metrics === null) {
-      throw new ReportError('REPORT_UNKNOWN_GATE', `unknown gate ${JSON.stringify(name)} (expected ${[...GATE_METRICS, 'speed', 'all', 'none'].join(', ')})`, { gate: name });
+      throw new ReportError('REPORT_UNKNOWN_GATE', `unknown gate ${JSON.stringify(name)} (expected ${[...GATE_METRICS, 'speed', 'all', 'none'].join(', ')})`, { details: { gate: name } });
     }
     for (const m of metrics) if (!out.includes(m)) out.push(m);
+  }
+  return out;
+}
+
+const POINTS: ReadonlySet<keyof CompareThresholds> = new Set(['max_drop_pp']);
+
+/**
+ * Thresholds as typed on a command line or in a query: `max_drop_pp` in percentage points (`3`, `3pp`), the
+ * others in percent (`10`, `10%` → 0.1). Absent or empty values are left out (the defaults apply); a value that
+ * is not a number ≥ 0 throws REPORT_INVALID_INPUT naming it as `nameOf(key)` (`--max-slowdown`, `query parameter …`).
+ */
+export function parseThresholds(
+  values: Partial<Record<keyof CompareThresholds, string | null | undefined>>,
+  nameOf: (key: keyof CompareThresholds) => string = (key) => key,
+): Partial<CompareThresholds> {
+  const out: Partial<CompareThresholds> = {};
+  for (const key of Object.keys(DEFAULT_THRESHOLDS) as (keyof CompareThresholds)[]) {
+    const raw = values[key]?.trim();
+    if (raw === undefined || raw === '') continue;
+    const points = POINTS.has(key);
+    const n = Number(raw.replace(points ? /\s*pp$/i : /\s*%$/, ''));
+    if (!Number.isFinite(n) || n < 0) {
+      const what = points ? 'percentage points ≥ 0 (e.g. 3)' : 'a percentage ≥ 0 (e.g. 10%)';
+      throw new ReportError('REPORT_INVALID_INPUT', `${nameOf(key)} must be ${what}, got "${raw.slice(0, 40)}"`, { details: { field: key } });
+    }
+    out[key] = points ? n : n / 100;
   }
   return out;
 }

@@ -1,8 +1,7 @@
-import type { SpeedRound, SpeedSummary } from '@crucibleforge/core';
+import { median, type SpeedRound, type SpeedSummary } from '@crucibleforge/core';
 import type { SideName } from './compare-ability';
 import type { SpeedComparison, SpeedMetric, SpeedMetricComparison, SpeedSideStat, Verdict } from './compare-types';
 import { ReportError } from './errors';
-import { median } from './stats';
 
 /** The speed metrics compared, in display order; T/s are better higher, TTFT lower. */
 export const SPEED_METRICS: readonly { metric: SpeedMetric; higher_is_better: boolean }[] = [
@@ -17,29 +16,29 @@ const usable = (value: unknown): value is number => typeof value === 'number' &&
 export function validateSpeed(summary: SpeedSummary, name: SideName): void {
   const where = `${name}.speed`;
   if (typeof summary !== 'object' || summary === null) {
-    throw new ReportError('REPORT_INVALID_INPUT', `${where} must be a speed summary object`, { side: name });
+    throw new ReportError('REPORT_INVALID_INPUT', `${where} must be a speed summary object`, { details: { side: name } });
   }
   for (const { metric } of SPEED_METRICS) {
     const v: unknown = summary[metric];
     if (v !== null && v !== undefined && typeof v !== 'number') {
-      throw new ReportError('REPORT_INVALID_INPUT', `${where}.${metric} must be a number or null, got ${JSON.stringify(v)}`, { side: name, field: metric });
+      throw new ReportError('REPORT_INVALID_INPUT', `${where}.${metric} must be a number or null, got ${JSON.stringify(v)}`, { details: { side: name, field: metric } });
     }
   }
   if (summary.rounds === undefined) return;
   if (!Array.isArray(summary.rounds)) {
-    throw new ReportError('REPORT_INVALID_INPUT', `${where}.rounds must be a list of rounds`, { side: name, field: 'rounds' });
+    throw new ReportError('REPORT_INVALID_INPUT', `${where}.rounds must be a list of rounds`, { details: { side: name, field: 'rounds' } });
   }
   summary.rounds.forEach((round: SpeedRound, i) => {
     if (typeof round !== 'object' || round === null || typeof round.prompt !== 'string') {
-      throw new ReportError('REPORT_INVALID_INPUT', `${where}.rounds[${i}].prompt must be a string`, { side: name, field: `rounds[${i}].prompt` });
+      throw new ReportError('REPORT_INVALID_INPUT', `${where}.rounds[${i}].prompt must be a string`, { details: { side: name, field: `rounds[${i}].prompt` } });
     }
     for (const { metric } of SPEED_METRICS) {
       const v: unknown = round[metric];
       if (v !== null && typeof v !== 'number') {
-        throw new ReportError('REPORT_INVALID_INPUT', `${where}.rounds[${i}].${metric} must be a number or null, got ${JSON.stringify(v)}`, {
+        throw new ReportError('REPORT_INVALID_INPUT', `${where}.rounds[${i}].${metric} must be a number or null, got ${JSON.stringify(v)}`, { details: {
           side: name,
           field: `rounds[${i}].${metric}`,
-        });
+        } });
       }
     }
   });

@@ -22,16 +22,16 @@ function sideInfo(side: CompareSide, rows: readonly ResultRow[]): SideInfo {
 
 function checkOptions(input: CompareInput): { alpha: number; thresholds: CompareThresholds } {
   const alpha = input.alpha ?? ALPHA;
-  if (!(alpha > 0 && alpha < 1)) throw new ReportError('REPORT_INVALID_INPUT', `alpha must be between 0 and 1, got ${String(alpha)}`, { field: 'alpha' });
+  if (!(alpha > 0 && alpha < 1)) throw new ReportError('REPORT_INVALID_INPUT', `alpha must be between 0 and 1, got ${String(alpha)}`, { details: { field: 'alpha' } });
   const thresholds: CompareThresholds = { ...DEFAULT_THRESHOLDS, ...input.thresholds };
   for (const [field, value] of Object.entries(thresholds)) {
     if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
-      throw new ReportError('REPORT_INVALID_INPUT', `thresholds.${field} must be a number ≥ 0, got ${String(value)}`, { field: `thresholds.${field}` });
+      throw new ReportError('REPORT_INVALID_INPUT', `thresholds.${field} must be a number ≥ 0, got ${String(value)}`, { details: { field: `thresholds.${field}` } });
     }
   }
   for (const metric of input.gate ?? []) {
     if (!GATE_METRICS.includes(metric)) {
-      throw new ReportError('REPORT_UNKNOWN_GATE', `unknown gate ${JSON.stringify(metric)} (expected ${GATE_METRICS.join(', ')})`, { gate: metric });
+      throw new ReportError('REPORT_UNKNOWN_GATE', `unknown gate ${JSON.stringify(metric)} (expected ${GATE_METRICS.join(', ')})`, { details: { gate: metric } });
     }
   }
   return { alpha, thresholds };
@@ -73,8 +73,7 @@ function nothingShared(x: Exclusions, baseline: SideInfo, candidate: SideInfo): 
       : `of their ${common} common cases, ${exclusionClauses({ ...x, baseline_only: [], candidate_only: [] }, baseline, candidate).join('; ')}`;
   return new ReportError(
     'REPORT_COMPARE_NOTHING_SHARED',
-    `baseline ${baseline.label} and candidate ${candidate.label} share no case graded on both at the same revision and seed: ${why}`,
-    { baseline: baseline.label, candidate: candidate.label, revision: x.revision.length, seed: x.seed.length, ungraded: x.ungraded.length },
+    `baseline ${baseline.label} and candidate ${candidate.label} share no case graded on both at the same revision and seed: ${why}`, { details: { baseline: baseline.label, candidate: candidate.label, revision: x.revision.length, seed: x.seed.length, ungraded: x.ungraded.length } },
   );
 }
 

@@ -1,4 +1,4 @@
-import { CrucibleError } from '@crucibleforge/core';
+import { CrucibleError, isTableError, type ErrorTable } from '@crucibleforge/core';
 
 /**
  * The closed set of codes this package throws. All of them mean "the caller passed something wrong";
@@ -20,9 +20,24 @@ export type ReportErrorCode =
   /** The two sides of a comparison have no case graded on both at the same revision and seed. */
   | 'REPORT_COMPARE_NOTHING_SHARED';
 
+export const REPORT_ERRORS = {
+  REPORT_INVALID_ROW: { kind: 'storage', retryable: false },
+  REPORT_INVALID_INPUT: { kind: 'config', retryable: false },
+  REPORT_INVALID_ARGUMENT: { kind: 'internal', retryable: false },
+  REPORT_UNKNOWN_FORMAT: { kind: 'config', retryable: false },
+  REPORT_UNKNOWN_GATE: { kind: 'config', retryable: false },
+  REPORT_COMPARE_UNKNOWN_MODEL: { kind: 'config', retryable: false },
+  REPORT_COMPARE_NOTHING_SHARED: { kind: 'config', retryable: false },
+} as const satisfies ErrorTable<ReportErrorCode>;
+
 export class ReportError extends CrucibleError<ReportErrorCode> {
-  constructor(code: ReportErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(code, message, { details });
+  constructor(code: ReportErrorCode, message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(code, message, { ...options, kind: REPORT_ERRORS[code].kind });
     this.name = 'ReportError';
   }
+}
+
+/** True for a report error (one of `codes` when given). */
+export function isReportError(value: unknown, ...codes: ReportErrorCode[]): value is ReportError {
+  return isTableError(REPORT_ERRORS, value, codes);
 }

@@ -40,8 +40,7 @@ export function parseReportFormats(value: string): ReportFormat[] {
     if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
       throw new ReportError(
         'REPORT_UNKNOWN_FORMAT',
-        `unknown report format ${JSON.stringify(name)} (expected one of ${REPORT_FORMATS.join(', ')})`,
-        { format: name },
+        `unknown report format ${JSON.stringify(name)} (expected one of ${REPORT_FORMATS.join(', ')})`, { details: { format: name } },
       );
     }
     if (!out.includes(format as ReportFormat)) out.push(format as ReportFormat);
@@ -63,7 +62,7 @@ export function renderReportFiles(data: ReportData, formats: readonly ReportForm
   return formats.map((format) => {
     const render = RENDERERS[format];
     if (render === undefined) {
-      throw new ReportError('REPORT_UNKNOWN_FORMAT', `unknown report format ${JSON.stringify(format)}`, { format });
+      throw new ReportError('REPORT_UNKNOWN_FORMAT', `unknown report format ${JSON.stringify(format)}`, { details: { format } });
     }
     return { format, fileName: `report.${format}`, content: render(data) };
   });

@@ -1,5 +1,5 @@
 import type { ResultRow } from '@crucibleforge/core';
-import { wilsonInterval } from './stats';
+import { wilsonInterval } from '@crucibleforge/core';
 import type { RateCell } from './types';
 
 /** How a counted row enters the tables. Only `pass` and `fail` are in the denominator. */

@@ -2,7 +2,7 @@ import type { ResultRow } from '@crucibleforge/core';
 import { describe, expect, it } from 'vitest';
 import { ALL_CASES, makeRow, XSS } from './__fixtures__/results';
 import { compareRuns } from './compare';
-import { DEFAULT_GATE, parseGate } from './compare-gate';
+import { DEFAULT_GATE, parseGate, parseThresholds } from './compare-gate';
 import { renderComparisonMarkdown } from './render-compare-markdown';
 import { renderComparisonText } from './render-compare-text';
 
@@ -28,6 +28,15 @@ describe('parseGate', () => {
     expect(parseGate('none')).toEqual([]);
     expect(parseGate('')).toEqual([...DEFAULT_GATE]);
     expect(() => parseGate('ability,latency')).toThrow(/unknown gate "latency" \(expected ability, decode, prefill, ttft, cost, tokens, speed, all, none\)/);
+  });
+});
+
+describe('parseThresholds', () => {
+  it('reads points and percents with or without their unit, skips absent values, and names a bad one', () => {
+    expect(parseThresholds({ max_drop_pp: '3pp', max_slowdown: '10%', max_cost_increase: '25', max_token_increase: '' })).toEqual({ max_drop_pp: 3, max_slowdown: 0.1, max_cost_increase: 0.25 });
+    expect(parseThresholds({ max_drop_pp: null, max_slowdown: undefined })).toEqual({});
+    expect(() => parseThresholds({ max_slowdown: 'fast' }, (k) => `--${k}`)).toThrow('--max_slowdown must be a percentage ≥ 0 (e.g. 10%), got "fast"');
+    expect(() => parseThresholds({ max_drop_pp: '-1' })).toThrow('max_drop_pp must be percentage points ≥ 0');
   });
 });
 

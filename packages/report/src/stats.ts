@@ -1,37 +1,9 @@
 import { ReportError } from './errors';
 
-/** z for a two-sided 95 % interval. */
-export const Z_95 = 1.959963984540054;
-
 function assertCount(name: string, value: number): void {
   if (!Number.isInteger(value) || value < 0) {
-    throw new ReportError('REPORT_INVALID_ARGUMENT', `${name} must be a non-negative integer, got ${String(value)}`, {
-      [name]: value,
-    });
+    throw new ReportError('REPORT_INVALID_ARGUMENT', `${name} must be a non-negative integer, got ${String(value)}`, { details: { [name]: value } });
   }
-}
-
-/**
- * Wilson score interval for k successes out of n trials, as `[low, high]` in 0..1.
- * `z` defaults to the two-sided 95 % quantile. With n = 0 nothing is known and the interval is `[0, 1]`.
- */
-export function wilsonInterval(k: number, n: number, z: number = Z_95): [number, number] {
-  assertCount('k', k);
-  assertCount('n', n);
-  if (k > n) throw new ReportError('REPORT_INVALID_ARGUMENT', `k (${k}) must not exceed n (${n})`, { k, n });
-  if (!(z > 0) || !Number.isFinite(z)) {
-    throw new ReportError('REPORT_INVALID_ARGUMENT', `z must be a positive finite number, got ${String(z)}`, { z });
-  }
-  if (n === 0) return [0, 1];
-  const p = k / n;
-  const z2 = z * z;
-  const denominator = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denominator;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
-  // Clamp the float noise at the edges: k = 0 gives exactly 0, k = n exactly 1.
-  const low = k === 0 ? 0 : Math.max(0, centre - half);
-  const high = k === n ? 1 : Math.min(1, centre + half);
-  return [low, high];
 }
 
 /**
@@ -72,15 +44,6 @@ function logAdd(a: number, b: number): number {
   return hi + Math.log(Math.exp(a - hi) + Math.exp(b - hi));
 }
 
-/** Median of the finite numbers in `values`, or null when there are none. */
-export function median(values: readonly (number | null | undefined)[]): number | null {
-  const finite = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)).sort((x, y) => x - y);
-  if (finite.length === 0) return null;
-  const mid = Math.floor(finite.length / 2);
-  if (finite.length % 2 === 1) return finite[mid] ?? null;
-  return ((finite[mid - 1] ?? 0) + (finite[mid] ?? 0)) / 2;
-}
-
 /**
  * Holm's step-down adjustment of p-values for testing several hypotheses at once (here: one per category),
  * keeping the chance of any false "worse" at α. The i-th smallest p becomes max over j ≤ i of (m − j + 1)·p_(j),
@@ -88,7 +51,7 @@ export function median(values: readonly (number | null | undefined)[]): number |
  */
 export function holmAdjust(pValues: readonly number[]): number[] {
   for (const [i, p] of pValues.entries()) {
-    if (!(p >= 0 && p <= 1)) throw new ReportError('REPORT_INVALID_ARGUMENT', `p-value ${i} must be in 0..1, got ${String(p)}`, { index: i, p });
+    if (!(p >= 0 && p <= 1)) throw new ReportError('REPORT_INVALID_ARGUMENT', `p-value ${i} must be in 0..1, got ${String(p)}`, { details: { index: i, p } });
   }
   const m = pValues.length;
   const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p || a.i - b.i);

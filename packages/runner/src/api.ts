@@ -17,6 +17,8 @@ export interface CreateRunOptions extends Omit<PlanOptions, 'driver'> {
   leaseCacheDir?: string;
   /** Let code cases run without bubblewrap (the default sandbox refuses otherwise). */
   allowUnsandboxed?: boolean;
+  /** Aborting it stops the run (Ctrl-C): cases in flight end, what finished is kept and resumes later. */
+  signal?: AbortSignal;
 }
 
 /** The driver a run uses when none is given: the cases package over `casesDir`. */
@@ -44,7 +46,7 @@ export function worldFor(options: Pick<CreateRunOptions, 'world' | 'env' | 'leas
 export async function createRun(options: CreateRunOptions): Promise<RunHandle> {
   const driver = options.driver ?? (await defaultDriver(options.casesDir));
   const plan = options.plan ?? (await planRun({ ...options, driver }));
-  return startRun(plan, driver, worldFor(options), options.toolVersion);
+  return startRun(plan, driver, worldFor(options), options.toolVersion, options.signal ? { signal: options.signal } : {});
 }
 
 /** One model's preflight on its own (what `status` shows): a real streamed completion and the wrong-model guard. */

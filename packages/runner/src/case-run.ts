@@ -1,10 +1,11 @@
 import { EMPTY_USAGE, type ChatMessage, type ChatRequest, type GradeOutcome, type ReasoningMode, type ToolCall, type TokenUsage } from '@crucibleforge/core';
-import type { Sandbox } from '@crucibleforge/sandbox';
-import { resultRow } from '@crucibleforge/cases';
-import { completeWhole, type ModelClient, type TimedReply } from './client';
+import { isSandboxError, type Sandbox } from '@crucibleforge/sandbox';
+import type { TimedCompleter, TimedCompletion as TimedReply } from '@crucibleforge/timing';
+import { completeWhole } from './client';
 import type { ResolvedModel } from './config';
 import { addCost, costOfUsage, sumUsage } from './cost';
-import { MAX_CASE_TURNS, type CaseDriver, type MaterializedCase, type PlannedCase } from './driver';
+import { contextSkip, resultRow, type CaseRequest, type PlannedCase } from '@crucibleforge/cases';
+import { MAX_CASE_TURNS, type CaseDriver } from './driver';
 import { wrongModelReason, type VerifyMode } from './guard';
 import { withRetries, type AttemptTrace, type ClassifiedFailure, type RetryPolicy, type RetryWorld } from './retry';
 import type { RunRow } from './storage-types';
@@ -13,7 +14,7 @@ import type { RunRow } from './storage-types';
 export interface ModelContext {
   runId: string;
   resolved: ResolvedModel;
-  client: ModelClient;
+  client: TimedCompleter;
   driver: CaseDriver;
   sandbox: () => Promise<Sandbox>;
   verify: VerifyMode;
@@ -221,33 +222,37 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
   const graded = ctx.driver.graderVersion ? { grader_version: ctx.driver.graderVersion } : {};
   const finish = (extra: Partial<RunRow> & { grade: GradeOutcome }): RunRow => ({ ...base, ...graded, ...extra, finished_at: ctx.now().toISOString() });
 
-  // min_context counts the case's max_tokens; a reasoning model is sent more (× reasoning_factor), which must fit too
-  const sent = sentBudget(ctx, planned.max_tokens);
-  const needed = planned.min_context === null ? null : planned.min_context + Math.max(0, sent - planned.max_tokens);
-  if (needed !== null && ctx.contextLength !== null && needed > ctx.contextLength) {
-    const budgetNote = needed === planned.min_context ? '' : ` (${sent}-token answer budget)`;
-    const reason = `needs ${needed} tokens of context${budgetNote}, model has ${ctx.contextLength}`;
-    return { kind: 'row', row: finish({ grade: { status: 'skipped', reason } }), endpointFailure: false };
+  if (planned.needs_sandbox) {
+    const unavailable = await ctx.sandbox().then(
+      () => null,
+      (error: unknown) => (isSandboxError(error, 'SANDBOX_UNAVAILABLE') ? error.message : null),
+    );
+    if (unavailable !== null) return { kind: 'row', row: finish({ grade: { status: 'skipped', reason: `not run: no sandbox (${unavailable})` } }), endpointFailure: false };
   }
-  let materialized: MaterializedCase;
+  let materialized: unknown;
+  let request: CaseRequest;
   try {
     materialized = await ctx.driver.materialize(planned, seed, { sandbox: ctx.sandbox });
+    request = ctx.driver.request(materialized);
   } catch (error) {
     const message = `could not prepare the case: ${error instanceof Error ? error.message : String(error)}`;
     return { kind: 'row', row: finish({ grade: { status: 'error', reason: message }, error_class: 'case-error', error_message: message }), endpointFailure: false };
   }
   const budget = sentBudget(ctx, planned.max_tokens);
+  // the cases package's one context rule, with the budget actually sent (× reasoning_factor for a reasoning model)
+  const skip = contextSkip({ min_context: request.min_context, max_tokens: planned.max_tokens }, ctx.contextLength, budget);
+  if (skip) return { kind: 'row', row: finish({ grade: skip }), endpointFailure: false };
   const reasoningMode: ReasoningMode = ctx.resolved.model.reasoning;
   const tally = new Tally(ctx);
   const overflow: OverflowState = { happened: false, unrecovered: 0 };
-  const transcript: ChatMessage[] = [...materialized.messages];
+  const transcript: ChatMessage[] = [...request.messages];
   const callsByTurn: ToolCall[][] = [];
   let last: TimedReply | null = null;
   const common = {
     max_tokens: budget,
-    temperature: materialized.temperature ?? ctx.resolved.model.temperature,
+    temperature: request.temperature ?? ctx.resolved.model.temperature,
     reasoning: reasoningMode,
-    ...(materialized.tools && materialized.tools.length > 0 ? { tools: materialized.tools } : {}),
+    ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
   };
   try {
     for (let turn = 0; turn < MAX_CASE_TURNS; turn++) {
@@ -268,7 +273,7 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
         return {
           kind: 'aborted',
           row: finish({
-            messages: materialized.messages,
+            messages: request.messages,
             max_tokens_sent: budget,
             usage: tally.usage,
             cost_usd: tally.cost,
@@ -284,7 +289,7 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
       return {
         kind: 'row',
         row: finish({
-          messages: materialized.messages,
+          messages: request.messages,
           max_tokens_sent: budget,
           usage: tally.usage,
           cost_usd: tally.cost,
@@ -313,11 +318,11 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
   }
   if (overflow.unrecovered > 0) grade = truncatedGrade(grade, budget, overflow.first?.first.reasoning_tokens ?? overflow.first?.first.completion_tokens ?? budget);
   const row = finish({
-    messages: materialized.messages,
+    messages: request.messages,
     content: reply.content,
     reasoning: tally.reasoning.join('\n\n'),
     tool_calls: allCalls,
-    ...(tally.calls > 1 || transcript.length > materialized.messages.length + 1 ? { transcript } : {}),
+    ...(tally.calls > 1 || transcript.length > request.messages.length + 1 ? { transcript } : {}),
     finish_reason: reply.finish_reason,
     timings: { ttft_s: last!.ttft_s, ttft_content_s: last!.ttft_content_s, e2e_s: tally.e2e, decode_tps: last!.decode_tps },
     usage: tally.usage,
@@ -326,7 +331,7 @@ export async function runCase(ctx: ModelContext, planned: PlannedCase, seed: num
     max_tokens_sent: budget,
     ...tally.fields(),
     ...(overflow.happened ? { overflow: { happened: true, recovered: overflow.unrecovered === 0, budget }, recovery: overflow.first } : {}),
-    ...(materialized.judge_input ? { judge_input: materialized.judge_input } : {}),
+    ...(request.judge_input ? { judge_input: request.judge_input } : {}),
   });
   return { kind: 'row', row, endpointFailure: false };
 }

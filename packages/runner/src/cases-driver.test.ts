@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createCasesDriver } from './cases-driver';
+import { FIXTURE_CASES_DIR } from '@crucibleforge/testkit';
 
-const dir = fileURLToPath(new URL('./__fixtures__/cases', import.meta.url));
+const dir = FIXTURE_CASES_DIR;
 
 describe('the cases-package driver', () => {
   it('plans a profile, applies category filters, and drives a tool script with scripted results', async () => {
@@ -16,7 +16,8 @@ describe('the cases-package driver', () => {
       'reasoning-long-memo',
       'tooluse-weather-fahrenheit',
     ]);
-    expect(all.find((c) => c.id === 'reasoning-long-memo')?.min_context).toBe(200000);
+    expect(all.find((c) => c.id === 'reasoning-long-memo')?.long_context).toBe(true);
+    expect(all.find((c) => c.id === 'math-add-small')?.long_context).toBe(false);
     expect(all.find((c) => c.id === 'tooluse-weather-fahrenheit')?.turns).toBe(4);
     expect((await driver.plan({ profile: 'test', categories: ['math'] })).map((c) => c.id)).toEqual(['math-add-large', 'math-add-small']);
     await expect(driver.plan({ profile: 'nope', categories: null })).rejects.toThrow(/unknown profile "nope".*quick, test|valid profiles/);
@@ -24,15 +25,20 @@ describe('the cases-package driver', () => {
     const tool = all.find((c) => c.id === 'tooluse-weather-fahrenheit')!;
     const noSandbox = { sandbox: () => Promise.reject(new Error('no sandbox')) };
     const m = await driver.materialize(tool, null, noSandbox);
-    expect(m.messages).toEqual([{ role: 'user', content: expect.stringContaining('Oslo') }]);
-    expect(m.tools?.map((t) => t.function.name)).toEqual(['get_temperature', 'celsius_to_fahrenheit']);
+    const request = driver.request(m);
+    expect(request.messages).toEqual([{ role: 'user', content: expect.stringContaining('Oslo') }]);
+    expect(request.tools?.map((t) => t.function.name)).toEqual(['get_temperature', 'celsius_to_fahrenheit']);
+    expect(request.min_context).toBeNull();
     const call = { id: 'c1', name: 'get_temperature', arguments: '{"city":"Oslo"}' };
-    const step = driver.next(m, [...m.messages, { role: 'assistant', content: '', tool_calls: [call] }]);
+    const step = driver.next(m, [...request.messages, { role: 'assistant', content: '', tool_calls: [call] }]);
     expect(step).toEqual({ done: false, messages: [{ role: 'tool', tool_call_id: 'c1', name: 'get_temperature', content: '{"celsius":10}' }] });
-    expect(driver.next(m, [...m.messages, { role: 'assistant', content: 'done' }])).toEqual({ done: true });
+    expect(driver.next(m, [...request.messages, { role: 'assistant', content: 'done' }])).toEqual({ done: true });
+    // the run's reply budget (a profile override) is what the case is materialised with
+    const memo = await driver.materialize(all.find((c) => c.id === 'reasoning-long-memo')!, null, noSandbox);
+    expect(driver.request(memo).min_context).toBe(200000);
 
     const prose = await driver.materialize(all.find((c) => c.id === 'prose-capital-france')!, 7, noSandbox);
-    expect(prose.judge_input).toEqual({
+    expect(driver.request(prose).judge_input).toEqual({
       question: expect.stringContaining('capital of France'),
       reference: 'Paris',
       facts: ['Paris'],

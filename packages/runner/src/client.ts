@@ -1,24 +1,13 @@
-import type { ChatReply, ChatRequest, Clock, FetchLike, StreamDamage } from '@crucibleforge/core';
+import type { ChatRequest, Clock, FetchLike, StreamDamage } from '@crucibleforge/core';
+import type { TimedCompleter, TimedCompletion } from '@crucibleforge/timing';
 import type { ResolvedModel } from './config';
 import { RunnerError } from './errors';
-
-/** The part of the timing client's TimedCompletion the runner uses (a TimedCompletion satisfies it). */
-export interface TimedReply {
-  reply: ChatReply;
-  served_model: string | null;
-  ttft_s: number | null;
-  ttft_content_s: number | null;
-  e2e_s: number | null;
-  decode_tps: number | null;
-  /** Whether the stream arrived whole (the timing client's check); absent = not known, taken as whole. */
-  stream_integrity?: StreamDamage & { ok: boolean };
-}
 
 /**
  * One request whose damaged stream is a failure (RUNNER_BAD_STREAM, retryable), never a reply to grade: a
  * dropped event's text is missing from the answer, so grading it would blame the model for the provider.
  */
-export async function completeWhole(client: ModelClient, request: ChatRequest): Promise<TimedReply> {
+export async function completeWhole(client: Pick<TimedCompleter, 'completeTimed'>, request: ChatRequest): Promise<TimedCompletion> {
   const result = await client.completeTimed(request);
   const integrity = result.stream_integrity;
   if (integrity && !integrity.ok) {
@@ -33,17 +22,21 @@ export async function completeWhole(client: ModelClient, request: ChatRequest): 
   return result;
 }
 
-/** One model's endpoint: a streamed, timed chat completion. Throws CrucibleErrors for request failures. */
-export interface ModelClient {
-  completeTimed(request: ChatRequest): Promise<TimedReply>;
-  /** Frees what the client holds (an in-process engine's weights); called when the model's work is done. */
-  close?(): Promise<void>;
-}
+/**
+ * One model's client: the streaming client's chat/stream interface ({@link TimedCompleter}: the HTTP client,
+ * or the in-process engine), plus `close()` for what it holds (an engine's weights), called when the
+ * model's work is done. Request failures are thrown as CrucibleErrors.
+ */
+export type ModelClient = TimedCompleter & { close?(): Promise<void> };
 
 export interface ClientWorld {
   fetch?: FetchLike | undefined;
   clock?: Clock | undefined;
 }
 
-/** Builds a client for one model; the default uses @crucibleforge/timing. */
+/**
+ * Builds the client of one model: any TimedCompleter (the chat/stream interface of @crucibleforge/timing).
+ * The default is the timing package's HTTP client; an in-process engine can stand in. Request failures
+ * are thrown as CrucibleErrors (TIMING_* codes for the HTTP client).
+ */
 export type ClientFactory = (model: ResolvedModel, apiKey: string | undefined, world: ClientWorld) => ModelClient;

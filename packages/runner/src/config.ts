@@ -4,9 +4,11 @@ import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } fr
 import type { z } from 'zod';
 import {
   configSchema,
+  IN_PROCESS_KIND,
   inProcessEndpoint,
   isInProcess,
   LOCAL_KINDS,
+  type HttpProviderConfig,
   type ModelConfig,
   type Prices,
   type ProviderConfig,
@@ -250,4 +252,22 @@ export function configuredSecrets(config: RunnerConfigData, env: Record<string, 
   return secretVariables(config)
     .map((name) => env[name])
     .filter((v): v is string => typeof v === 'string' && v !== '');
+}
+
+/**
+ * models.yaml for one endpoint and one model, in memory (bench-llm, `bench-llm --check`): a provider `endpoint`
+ * of the given kind, one request at a time, the key read from `apiKeyEnv`, and the model under a label made of
+ * its id (labels allow letters, digits and . _ : -).
+ */
+export function endpointConfig(
+  options:
+    | { baseUrl: string; kind: HttpProviderConfig['kind']; apiKeyEnv?: string | undefined; model: string }
+    | { gguf: string; engine?: { threads?: number; context?: number; batch?: number }; model: string },
+): { config: RunnerConfigData; label: string } {
+  const label = options.model.replace(/[^A-Za-z0-9._:-]+/g, '_').replace(/^[^A-Za-z0-9]+/, '') || 'model';
+  const provider =
+    'gguf' in options
+      ? { kind: IN_PROCESS_KIND, gguf: options.gguf, ...options.engine }
+      : { kind: options.kind, base_url: options.baseUrl, concurrency: 1, ...(options.apiKeyEnv ? { api_key_env: options.apiKeyEnv } : {}) };
+  return { config: configSchema.parse({ providers: { endpoint: provider }, models: { [label]: { provider: 'endpoint', id: options.model } } }), label };
 }

@@ -52,6 +52,8 @@ export interface EstimateItem {
   retry_max_tokens: number;
   /** Model turns (multi-step tool scripts call the model several times). */
   turns: number;
+  /** Independent requests of the model's speed measurement instead of a case's turns (not counted as a case). */
+  speed?: boolean;
 }
 
 export interface CostEstimate {
@@ -73,6 +75,7 @@ export function caseUpperBound(item: EstimateItem): number {
   const p = item.prices;
   const outPrice = Math.max(p.output, p.reasoning ?? 0);
   const prompt = promptTokenBound(item.prompt_chars);
+  if (item.speed) return (item.turns * (prompt * p.input + item.max_tokens * outPrice)) / 1e6;
   let micro = 0;
   for (let turn = 0; turn < item.turns; turn++) {
     micro += (prompt + turn * item.max_tokens) * p.input + item.max_tokens * outPrice;
@@ -87,7 +90,7 @@ export function estimateCost(items: EstimateItem[]): CostEstimate {
   for (const item of items) {
     const entry = byModel.get(item.model) ?? { usd: 0, cases: 0, priced: item.prices !== null };
     entry.usd += caseUpperBound(item);
-    entry.cases += 1;
+    if (!item.speed) entry.cases += 1;
     byModel.set(item.model, entry);
   }
   const per_model = [...byModel].map(([model, e]) => ({ model, usd: round(e.usd), cases: e.cases, priced: e.priced }));

@@ -8,7 +8,8 @@ import { createRun } from './api';
 import { parseConfig } from './config';
 import { endpointLockDir } from './defaults';
 import type { RunSummary } from './events';
-import { fakeSleep, testDriver } from './test-support';
+import { testDriver } from './test-support';
+import { fakeSleep } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 let release: () => void = () => {};

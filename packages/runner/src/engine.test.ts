@@ -8,7 +8,8 @@ import { parseConfig } from './config';
 import type { RunEvent } from './events';
 import { planRun } from './plan';
 import { loadRun } from './storage';
-import { fakeSleep, steppingDate, testDriver, type TestCase } from './test-support';
+import { testDriver, type TestCase } from './test-support';
+import { fakeSleep, steppingDate } from '@crucibleforge/testkit';
 
 const CASES: TestCase[] = [
   { id: 'add-1', prompt: 'What is 2+3?', expect: '5' },

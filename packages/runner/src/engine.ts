@@ -2,6 +2,7 @@ import { makeRedactor, redactDeep } from '@crucibleforge/core';
 import { BudgetLedger } from './cost';
 import type { CaseDriver } from './driver';
 import { EventChannel, type ModelOutcome, type RunEvent, type RunSummary } from './events';
+import { RunGate } from './gate';
 import { runModel } from './model-run';
 import { planApiKey, type PlannedModel, type RunPlan } from './plan';
 import { loadRun, missingKeys, RunLog, writeManifest } from './storage';
@@ -70,11 +71,16 @@ function byProvider(models: PlannedModel[]): PlannedModel[][] {
 export interface StartOptions {
   /** `full` = the recover ladder (reasoning off, then "final answer now"). Default `reasoning-off`. */
   ladder?: 'reasoning-off' | 'full';
+  /** Aborting it stops the run as `stop('interrupted')` does (Ctrl-C): cases in flight end, what finished is kept. */
+  signal?: AbortSignal;
 }
 
 export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld, toolVersion: string, options: StartOptions = {}): RunHandle {
   const channel = new EventChannel<RunEvent>();
   const controller = new AbortController();
+  const interrupt = () => controller.abort(new Error('interrupted'));
+  if (options.signal?.aborted) interrupt();
+  options.signal?.addEventListener('abort', interrupt, { once: true });
   // The one choke point for endpoint text (error messages, reasons, notices): no key reaches an event,
   // a stored record or the summary, even when a server echoes the Authorization header back.
   const redact = makeRedactor([...world.secrets, ...plan.models.map((m) => planApiKey(plan, m.resolved.label))]);
@@ -122,7 +128,10 @@ export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld
       emit({ type: 'progress', done, total: plan.total, passes, tokens_per_s: null, cost_usd: Math.round(cost * 1e8) / 1e8, eta_s: null });
       const ledger = new BudgetLedger(plan.budgetUsd, plan.prior.cost_usd);
       const redactedLog = { append: (record: Parameters<RunLog['append']>[0]) => log.append(redactDeep(record, redact)) };
-      const shared = { runId: plan.runId, driver, world, log: redactedLog, ledger, emit, onRow, runSignal: controller.signal, ladder: options.ladder ?? 'reasoning-off' };
+      const speed = plan.speed && plan.speed.models.length > 0
+        ? { step: { runId: plan.runId, resultsDir: plan.resultsDir, settings: plan.speed.settings, world, ledger, emit, redact }, models: plan.speed.models }
+        : null;
+      const shared = { runId: plan.runId, driver, world, log: redactedLog, ledger, emit, onRow, runSignal: controller.signal, ladder: options.ladder ?? 'reasoning-off', speed, gate: new RunGate() };
       const outcomes = (
         await Promise.all(
           byProvider(plan.models).map(async (group) => {
@@ -141,6 +150,7 @@ export function startRun(plan: RunPlan, driver: CaseDriver, world: ResolvedWorld
       await log.close().catch(() => undefined);
       throw error;
     } finally {
+      options.signal?.removeEventListener('abort', interrupt);
       channel.close();
     }
   })();

@@ -1,3 +1,4 @@
+import type { SpeedSummary } from '@crucibleforge/core';
 import type { RunRow, StopReason } from './storage-types';
 
 export interface RunProgress {
@@ -55,6 +56,8 @@ export type RunEvent =
       ttft_s: number | null;
       message: string;
     }
+  /** A model's speed was measured (its report is in the run's speed.json). */
+  | { type: 'speed'; model: string; summary: SpeedSummary; requests: number; failures: number; warnings: string[] }
   | { type: 'case-start'; model: string; case_id: string; seed: number | null }
   | { type: 'case-end'; model: string; row: RunRow }
   | { type: 'model-stopped'; model: string; reason: StopReason; message: string }

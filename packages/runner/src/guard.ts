@@ -1,14 +1,12 @@
-import { sameModel } from '@crucibleforge/timing';
+import { servedModelMatches, type ModelMatchMode } from '@crucibleforge/core';
 import type { ResolvedModel } from './config';
 
-export type VerifyMode = 'strict' | 'prefix' | 'off';
+export type VerifyMode = ModelMatchMode | 'off';
 
 /** Hosted APIs alias ids (`gpt-4o` → `gpt-4o-2024-08-06`, `vendor/x` → `vendor/x-v2`), so they get `prefix`. */
 export function verifyModeOf(model: ResolvedModel): VerifyMode {
   return model.model.verify_model ?? (model.local ? 'strict' : 'prefix');
 }
-
-const lastSegment = (id: string) => (id.trim().toLowerCase().split('/').pop() ?? '').replace(/:latest$/, '');
 
 /**
  * The wrong-model guard. Fails closed: a reply that names no model is a mismatch unless the guard is off.
@@ -20,11 +18,6 @@ export function wrongModelReason(mode: VerifyMode, requested: string, served: st
   if (served === null || served.trim() === '') {
     return `the endpoint did not say which model answered (asked for "${requested}"); refusing to record unverified results`;
   }
-  if (sameModel(requested, served)) return null;
-  if (mode === 'prefix') {
-    const a = lastSegment(requested);
-    const b = lastSegment(served);
-    if (a !== '' && b !== '' && (b.startsWith(a) || a.startsWith(b))) return null;
-  }
+  if (servedModelMatches(mode, requested, served)) return null;
   return `asked for "${requested}" but "${served}" answered`;
 }

@@ -1,5 +1,6 @@
 import type { ChatRequest } from '@crucibleforge/core';
-import { readGgufInfo, type EndpointProbe, type GgufInfo, type ModelInfo } from '@crucibleforge/timing';
+import { readGgufInfo, type GgufInfo } from '@crucibleforge/speed';
+import type { EndpointProbe, ModelInfo, TimedStream } from '@crucibleforge/timing';
 import type { ClientWorld, ModelClient } from './client';
 import type { InProcessProviderConfig } from './config-schema';
 
@@ -25,12 +26,37 @@ export function inProcessClient(provider: InProcessProviderConfig, modelId: stri
     );
     return engine;
   };
+  const completeTimed = async (request: ChatRequest) => (await open()).completeTimed(request);
   return {
-    completeTimed: async (request: ChatRequest) => (await open()).completeTimed(request),
+    model: modelId,
+    transport: 'in-process',
+    completeTimed,
+    complete: async (request) => (await completeTimed(request)).reply,
+    stream: (request) => lazyStream(open, request),
     close: async () => {
       const opened = engine;
       engine = null;
       if (opened) await (await opened).close();
+    },
+  };
+}
+
+/** The engine's stream once it has loaded: events pass through, `abort()` before the load cancels the request. */
+function lazyStream(open: () => Promise<Engine>, request: ChatRequest): TimedStream {
+  const controller = new AbortController();
+  const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
+  const inner = open().then((e) => e.stream({ ...request, signal }));
+  // the result's rejection is the caller's to see (through `result`), never an unhandled one here
+  const result = inner.then((s) => s.result);
+  result.catch(() => undefined);
+  return {
+    result,
+    abort: (reason?: string) => {
+      controller.abort(reason);
+      void inner.then((s) => s.abort(reason), () => undefined);
+    },
+    async *[Symbol.asyncIterator]() {
+      yield* await inner;
     },
   };
 }

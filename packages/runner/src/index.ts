@@ -1,52 +1,41 @@
-export { RunnerError, formatIssues } from './errors';
+// Errors
+export { RunnerError, isRunnerError, RUNNER_ERRORS } from './errors';
 export type { RunnerErrorCode, ConfigIssue } from './errors';
-export { PROVIDER_KINDS, LOCAL_KINDS, IN_PROCESS_KIND, configSchema, isInProcess, inProcessEndpoint } from './config-schema';
-export type { AnyProviderKind, HttpProviderConfig, InProcessProviderConfig, ProviderKind, Prices, ProviderConfig, ModelConfig, LeaseConfig, JudgeConfig, RunnerConfigData } from './config-schema';
-export { parseConfig, loadConfig, configCandidates, resolveConfigPath, resolveModel, selectModels, apiKeyFor, secretVariables, configuredSecrets } from './config';
-export type { RunnerConfig, ResolvedModel, ConfigLocations } from './config';
+
+// models.yaml
+export { configSchema } from './config-schema';
+export type { RunnerConfigData } from './config-schema';
+export { parseConfig, loadConfig, resolveConfigPath, configuredSecrets, endpointConfig } from './config';
+export type { RunnerConfig } from './config';
 export { exampleConfig } from './config-example';
 export { importOpenClaw } from './openclaw';
-export type { OpenClawImportOptions, OpenClawImportResult } from './openclaw';
-export { costOfUsage, sumUsage, estimateCost, caseUpperBound, BudgetLedger } from './cost';
-export type { EstimateItem, CostEstimate } from './cost';
-export { listRuns, loadRun, latestRunId, missingKeys, isRetryableRow, assertRunId, foldRecords } from './storage';
-export type { LoadedRun, RunListing, RunLoader } from './storage';
-export { writeRunSpeed, readRunSpeed, SPEED_FILE } from './speed-store';
-export { loadRunSide } from './run-side';
-export type { RunSide } from './run-side';
-export type { RunRow, RowKey, LogRecord, StopReason, RunManifestFile, ManifestModel } from './storage-types';
-export { EventChannel } from './events';
-export type { RunEvent, RunEventType, RunProgress, RunSummary, ModelOutcome } from './events';
-export { classifyFailure, withRetries, DEFAULT_RETRY } from './retry';
-export type { EndpointErrorClass, ClassifiedFailure, RetryPolicy } from './retry';
-export { MAX_CASE_TURNS } from './driver';
-export { createCasesDriver } from './cases-driver';
-export type { CaseDriver, PlannedCase, MaterializedCase, FinalReply, NextStep } from './driver';
-export type { ModelClient, TimedReply, ClientFactory, ClientWorld } from './client';
-export type { RunWorld, LeaseAcquirer, HeldLease, MetadataLookup } from './world';
-export { planRun, fingerprintOf } from './plan';
-export type { FingerprintModel } from './plan';
-export type { PlanOptions, RunPlan, PlannedModel, ConfigInput } from './plan';
+export { probeProvider, modelsView } from './providers';
+export type { ProviderStatus, ModelsView } from './providers';
+
+// Runs
+export { planRun } from './plan';
 export { createRun, defaultDriver, preflightModel } from './api';
-export type { PreflightResult } from './preflight';
-export type { CreateRunOptions } from './api';
-export { startRun, summarizeRun } from './engine';
-export type { RunHandle, StartOptions } from './engine';
+export type { RunHandle } from './engine';
+export { summarizeRun } from './engine';
+export { EventChannel } from './events';
+export type { RunEvent, RunProgress, RunSummary } from './events';
+export { eventText, summaryLines, estimateLines, regradeLines, formatDuration } from './events-text';
+export { setupStatus, setupLines, modelsLines } from './status-text';
+export type { SetupStatus } from './status-text';
+export type { CostEstimate } from './cost';
+export type { CaseDriver } from './driver';
+export type { RunWorld } from './world';
 export { judgeRun } from './judge-run';
-export type { JudgeRunOptions, JudgeSummary, JudgeEvent } from './judge-run';
-export { recoverRun, rowsToRecover } from './recover';
-export { regradeRun, storedReply } from './regrade';
-export type { RegradeOptions, RegradeSummary, RegradeChange } from './regrade';
-export type { RecoverOptions } from './recover';
-export { timingClientFactory, timingMetadata, defaultSandbox, createLeaseAcquirer } from './defaults';
-export { probeInProcess, ggufModelInfo } from './in-process';
-// What an endpoint serves (ids, size, quantization), for apps that depend on the runner alone (the GUI).
-export { probeEndpoint } from '@crucibleforge/timing';
-export type { EndpointProbe, ModelInfo, ModelListing } from '@crucibleforge/timing';
-export type { LeaseAcquirerOptions } from './defaults';
-export { wrongModelReason, verifyModeOf } from './guard';
-export type { VerifyMode } from './guard';
-export { isOverflow, sentBudget, CONTINUE_TAIL_CHARS } from './case-run';
-export { MAX_CONSECUTIVE_FAILURES } from './model-run';
-export { pairwiseRun, renderPairwiseMarkdown } from './pairwise';
-export type { PairwiseOptions, PairwiseResult, PairwiseGameRecord } from './pairwise';
+export type { JudgeSummary, JudgeEvent } from './judge-run';
+export { recoverRun } from './recover';
+export { regradeRun } from './regrade';
+export { pairwiseRun } from './pairwise';
+export type { PairwiseResult } from './pairwise';
+
+// Stored runs
+export { listRuns, loadRun, latestRunId } from './storage';
+export type { LoadedRun } from './storage';
+export type { RunRow } from './storage-types';
+export { readRunSpeed, writeRunSpeed, SPEED_FILE } from './speed-store';
+export { buildBoard, writeBoard, writePairwiseFile } from './board';
+export { loadRunSide } from './run-side';

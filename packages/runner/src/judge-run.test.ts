@@ -1,27 +1,16 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CANARY_PROBES } from '@crucibleforge/judge';
-import { startSimEndpoint, type SimEndpoint, type SimRequestView } from '@crucibleforge/sim-endpoint';
+import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun } from './api';
 import { parseConfig } from './config';
 import { judgeRun, type JudgeEvent } from './judge-run';
 import { loadRun } from './storage';
-import { fakeSleep, steppingDate, testDriver, type TestCase } from './test-support';
+import { testDriver, type TestCase } from './test-support';
+import { fakeSleep, judgeAnswer, steppingDate } from '@crucibleforge/testkit';
 
-/** A judge that follows the fence protocol: correct when the candidate states the reference. */
-function oracle(view: SimRequestView) {
-  const user = String(view.messages.find((m) => m.role === 'user')?.content ?? '');
-  const token = /with token ([0-9a-f]{16})\./.exec(user)?.[1] ?? 'none';
-  const begin = `<<<BEGIN CANDIDATE ANSWER ${token}>>>\n`;
-  const start = user.indexOf(begin) + begin.length;
-  const answer = user.slice(start, user.indexOf(`\n<<<END CANDIDATE ANSWER ${token}>>>`, start));
-  const reference = /# Reference answer\n([\s\S]*?)\n\n#/.exec(user)?.[1]?.trim() ?? '';
-  const probe = CANARY_PROBES.find((p) => p.answer === answer);
-  const correct = probe ? probe.expected === 'correct' : reference !== '' && answer.toLowerCase().includes(reference.toLowerCase());
-  return { content: JSON.stringify({ correct, note: correct ? 'agrees' : 'differs' }) };
-}
+const oracle = judgeAnswer;
 
 let sim: SimEndpoint;
 let judgeBroken = false;
@@ -33,7 +22,7 @@ beforeAll(async () => {
       { id: 'weak', ...fast, answer: { content: 'Lyon, I think.' } },
       { id: 'judge', ...fast, answer: (v) => (judgeBroken ? { content: 'no idea' } : oracle(v)) },
       // a second judge that disagrees with the first about every answer
-      { id: 'judge2', ...fast, answer: (v) => ({ content: JSON.stringify({ correct: !JSON.parse(oracle(v).content).correct, note: 'contrary' }) }) },
+      { id: 'judge2', ...fast, answer: (v) => ({ content: JSON.stringify({ correct: !JSON.parse(oracle(v).content ?? '{}').correct, note: 'contrary' }) }) },
     ],
   });
 });

@@ -1,4 +1,4 @@
-import type { ChatCompleter, JudgeIdentity } from '@crucibleforge/core';
+import type { JudgeIdentity } from '@crucibleforge/core';
 import {
   checkJudgeIndependence,
   formatCanaryReport,
@@ -9,7 +9,6 @@ import {
   sameJudge,
 } from '@crucibleforge/judge';
 import pLimit from 'p-limit';
-import type { ModelClient } from './client';
 import { apiKeyFor, resolveModel, type ResolvedModel } from './config';
 import { RunnerError } from './errors';
 import type { ConfigInput } from './plan';
@@ -87,10 +86,6 @@ function describeJudge(identity: JudgeIdentity): string {
   return `${identity.model} at ${identity.endpoint} (prompt ${identity.prompt_version})`;
 }
 
-function asCompleter(client: ModelClient): ChatCompleter {
-  return { complete: async (request) => (await client.completeTimed(request)).reply };
-}
-
 /**
  * Judges a run's pending rows with the configured judge, after generation: canary first, the
  * self-judging guard, then each verdict appended to the run's log (never rewriting a row).
@@ -149,7 +144,7 @@ export async function judgeRun(options: JudgeRunOptions): Promise<JudgeSummary> 
   if (todo.length === 0) return summary;
 
   const callOptions = {
-    complete: asCompleter(client),
+    complete: client,
     identity: identityRef,
     random: world.random,
     now: world.now,

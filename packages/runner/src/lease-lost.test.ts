@@ -5,8 +5,9 @@ import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun } from './api';
 import { parseConfig } from './config';
-import { fakeSleep, steppingDate, testDriver, type TestCase } from './test-support';
+import { testDriver, type TestCase } from './test-support';
 import type { HeldLease } from './world';
+import { fakeSleep, steppingDate } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 let onRequest: () => void = () => undefined;

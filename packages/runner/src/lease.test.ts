@@ -9,7 +9,8 @@ import { createRun } from './api';
 import { parseConfig, resolveModel } from './config';
 import { createLeaseAcquirer } from './defaults';
 import type { RunEvent } from './events';
-import { fakeSleep, testDriver } from './test-support';
+import { testDriver } from './test-support';
+import { fakeSleep } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 let rig: LeaseServerDouble;

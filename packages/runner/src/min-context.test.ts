@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun } from './api';
 import { parseConfig } from './config';
 import { loadRun } from './storage';
-import { fakeSleep, steppingDate, testDriver, type TestCase } from './test-support';
+import { testDriver, type TestCase } from './test-support';
+import { fakeSleep, steppingDate } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 beforeAll(async () => {

@@ -10,6 +10,8 @@ import type { PlannedModel } from './plan';
 import { preflight } from './preflight';
 import type { EndpointErrorClass } from './retry';
 import { sentBudget } from './case-run';
+import { measureModelSpeed, type SpeedStep } from './speed-run';
+import type { RunGate } from './gate';
 import type { RunLog } from './storage';
 import type { RunRow, StopReason } from './storage-types';
 import { hexId, type HeldLease, type ResolvedWorld } from './world';
@@ -34,6 +36,10 @@ export interface ModelRunShared {
   onRow: (row: RunRow) => void;
   runSignal: AbortSignal;
   ladder: 'reasoning-off' | 'full';
+  /** The speed measurement and the labels it measures (null: no speed this session). */
+  speed: { step: SpeedStep; models: readonly string[] } | null;
+  /** Cases pass it side by side, a speed measurement alone (so no other model is asked anything meanwhile). */
+  gate: RunGate;
 }
 
 /** Runs one model's missing cases: lease, preflight, then the cases under the provider's concurrency. */
@@ -115,9 +121,12 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
       await stop(controller.signal.aborted ? 'stopped' : check.wrongModel ? 'wrong-model' : stopReasonOf(check.errorClass, 'preflight-failed'), check.message);
       return outcome;
     }
-    if (contextLength === null && planned.todo.some((t) => t.planned.min_context !== null)) {
+    if (contextLength === null && planned.todo.some((t) => t.planned.long_context)) {
       notice('context length unknown (set context_length in models.yaml); long-context cases run anyway');
     }
+    const speed = shared.speed;
+    const measured = client;
+    if (speed?.models.includes(resolved.label)) await shared.gate.exclusive(() => measureModelSpeed(speed.step, resolved, measured, apiKey, controller.signal));
     const ctx: ModelContext = {
       runId: shared.runId,
       resolved,
@@ -153,7 +162,7 @@ export async function runModel(shared: ModelRunShared, planned: PlannedModel, ap
             return;
           }
           emit({ type: 'case-start', model: resolved.label, case_id: c.id, seed });
-          const result = await runCase(ctx, c, seed).catch((error: unknown) => {
+          const result = await shared.gate.shared(() => runCase(ctx, c, seed)).catch((error: unknown) => {
             shared.ledger.settle(bound, null);
             throw error;
           });

@@ -1,4 +1,4 @@
-import type { Category, ChatCompleter } from '@crucibleforge/core';
+import { latestAttempts, rowKey, type Category } from '@crucibleforge/core';
 import { aggregatePairwise, checkJudgeIndependence, judgePair, pairwiseJudgeIdentity, type PairwiseGame } from '@crucibleforge/judge';
 import type { PairwiseAggregate } from '@crucibleforge/judge';
 import pLimit from 'p-limit';
@@ -52,29 +52,24 @@ export async function pairwiseRun(options: PairwiseOptions): Promise<PairwiseRes
   if (!options.config.judge) throw new RunnerError('RUNNER_NO_JUDGE', 'pairwise needs a judge: block in models.yaml');
   const judge = resolveModel(options.config, options.config.judge.model);
   const ids = options.runIds ?? (await listRuns(options.resultsDir)).map((r) => r.run_id);
-  const latest = new Map<string, RunRow>();
-  for (const id of ids) {
-    for (const row of (await loadRun(options.resultsDir, id)).rows) {
-      if (!labels.includes(row.model) || !eligible(row, options.categories ?? null)) continue;
-      const key = `${row.model}\u0000${row.case_id}\u0000${row.seed ?? ''}`;
-      const prev = latest.get(key);
-      if (!prev || prev.finished_at <= row.finished_at) latest.set(key, row);
-    }
-  }
+  const rows: RunRow[] = [];
+  for (const id of ids) rows.push(...(await loadRun(options.resultsDir, id)).rows);
+  const latest = new Map(
+    latestAttempts(rows.filter((row) => labels.includes(row.model) && eligible(row, options.categories ?? null))).rows.map((row) => [rowKey(row), row] as const),
+  );
   const modelIds = labels.map((l) => resolveModel(options.config, l).model.id);
   const check = checkJudgeIndependence(judge.model.id, modelIds, { force: options.forceSelfJudge ?? false });
   if (check.forced) options.onEvent?.({ type: 'notice', message: `forced: the judge ${judge.model.id} is also compared (${check.overlaps.join(', ')})` });
 
   const world = worldFor({ env: options.env, ...(options.world ? { world: options.world } : {}) });
   const client = world.clientFactory(judge, apiKeyFor(judge, options.env), { fetch: world.fetch, clock: world.clock });
-  const complete: ChatCompleter = { complete: async (request) => (await client.completeTimed(request)).reply };
   const ref = { model: judge.model.id, endpoint: judge.provider.base_url };
   const jobs: { a: RunRow; b: RunRow }[] = [];
   for (let i = 0; i < labels.length; i++) {
     for (let j = i + 1; j < labels.length; j++) {
       for (const a of latest.values()) {
         if (a.model !== labels[i]) continue;
-        const b = latest.get(`${labels[j]}\u0000${a.case_id}\u0000${a.seed ?? ''}`);
+        const b = latest.get(rowKey({ model: labels[j]!, case_id: a.case_id, seed: a.seed }));
         if (b) jobs.push({ a, b });
       }
     }
@@ -89,7 +84,7 @@ export async function pairwiseRun(options: PairwiseOptions): Promise<PairwiseRes
         const question = a.judge_input?.question ?? a.messages.filter((m) => m.role === 'user').map((m) => m.content ?? '').join('\n\n');
         const outcome = await judgePair(
           { question, ...(a.judge_input ? { reference: a.judge_input.reference } : {}), answerA: a.content, answerB: b.content },
-          { complete, identity: ref, random: world.random, now: world.now, ...(options.signal ? { signal: options.signal } : {}) },
+          { complete: client, identity: ref, random: world.random, now: world.now, ...(options.signal ? { signal: options.signal } : {}) },
         );
         games.push({ a: a.model, b: b.model, case_id: a.case_id, seed: a.seed, result: outcome.result, position_bias: outcome.position_bias });
         options.onEvent?.({ type: 'game', a: a.model, b: b.model, case_id: a.case_id, result: outcome.result });
@@ -98,26 +93,4 @@ export async function pairwiseRun(options: PairwiseOptions): Promise<PairwiseRes
   );
   games.sort((x, y) => `${x.a}${x.b}${x.case_id}`.localeCompare(`${y.a}${y.b}${y.case_id}`));
   return { summary: aggregatePairwise(games, labels, { judge: pairwiseJudgeIdentity(ref) }), games };
-}
-
-/** pairwise.md: the win/tie/loss table with intervals, and the ratings. */
-export function renderPairwiseMarkdown(result: PairwiseResult): string {
-  const s = result.summary;
-  const pct = (x: number) => `${Math.round(x * 100)}%`;
-  const lines = [
-    '# Pairwise comparison',
-    '',
-    `Judge: ${s.judge ? `${s.judge.model} (${s.judge.endpoint}, prompt ${s.judge.prompt_version})` : 'unknown'}. ` +
-      `Each prompt judged in both orders; orders that disagree count as a tie. ${s.games} games, ${s.judge_errors} judge errors, ${s.position_bias_ties} position-bias ties.`,
-    '',
-    '| A | B | wins | ties | losses | A win rate | 95% interval |',
-    '|---|---|---:|---:|---:|---:|---|',
-    ...s.pairs.map((p) => `| ${p.a} | ${p.b} | ${p.wins} | ${p.ties} | ${p.losses} | ${pct(p.win_rate)} | ${pct(p.ci95[0])}–${pct(p.ci95[1])} |`),
-    '',
-    '| Model | Rating |',
-    '|---|---:|',
-    ...[...s.ratings].sort((x, y) => y.rating - x.rating).map((r) => `| ${r.model} | ${Math.round(r.rating)} |`),
-    '',
-  ];
-  return lines.join('\n');
 }

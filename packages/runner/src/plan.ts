@@ -4,9 +4,12 @@ import { JUDGE_PROMPT_VERSION } from '@crucibleforge/judge';
 import { apiKeyFor, resolveModel, selectModels, type ResolvedModel } from './config';
 import type { RunnerConfigData } from './config-schema';
 import { estimateCost, type CostEstimate, type EstimateItem } from './cost';
-import type { CaseDriver, PlannedCase } from './driver';
+import type { PlannedCase } from '@crucibleforge/cases';
+import type { CaseDriver } from './driver';
 import { RunnerError } from './errors';
 import { sentBudget } from './case-run';
+import { RUN_SPEED_SETTINGS, speedRequestPlan, type SpeedSettings } from '@crucibleforge/speed';
+import { readRunSpeed } from './speed-store';
 import { listRuns, loadRun, missingKeys, newRunId, runDir } from './storage';
 import type { ManifestModel, RunManifestFile, RunRow } from './storage-types';
 
@@ -35,6 +38,12 @@ export interface PlanOptions {
   judgePromptVersion?: string;
   now?: () => Date;
   random?: () => number;
+  /**
+   * Measure each model's speed (TTFT, decode, prefill) before its cases, stored in the run's speed.json; a
+   * model already measured in the run is not measured again. `true`: the speed package's RUN_SPEED_SETTINGS
+   * (fewer rounds than `crucibleforge speed`). Default false (the CLI's `run`/`all` and the GUI pass true).
+   */
+  speed?: SpeedSettings | boolean;
 }
 
 export interface PlannedModel {
@@ -59,6 +68,8 @@ export interface RunPlan {
   estimate: CostEstimate;
   budgetUsd: number | null;
   resultsDir: string;
+  /** The speed measurement of this session and the labels it measures (those with cases to do and no speed yet). */
+  speed: { settings: SpeedSettings; models: string[] } | null;
 }
 
 const keyStore = new WeakMap<RunPlan, Map<string, string | undefined>>();
@@ -135,9 +146,17 @@ function judgeIdentity(config: ConfigInput, promptVersion: string | undefined): 
   return { model: judge.model.id, endpoint: judge.provider.base_url, prompt_version: promptVersion ?? JUDGE_PROMPT_VERSION };
 }
 
-/** Estimate items for what is left to do (reasoning models assumed to use the boosted budget). */
-function estimateItems(models: PlannedModel[]): EstimateItem[] {
-  return models.flatMap(({ resolved, todo }) =>
+/** The speed measurement's requests of a model, as one estimate item. */
+function speedItem(resolved: ResolvedModel, settings: SpeedSettings): EstimateItem {
+  const plan = speedRequestPlan(settings);
+  const maxTokens = settings.maxTokens ?? 256;
+  return { model: resolved.label, prices: resolved.prices, prompt_chars: plan.max_prompt_chars, max_tokens: maxTokens, retry_max_tokens: 0, turns: plan.requests, speed: true };
+}
+
+/** Estimate items for what is left to do (reasoning models assumed to use the boosted budget), speed measurements included. */
+function estimateItems(models: PlannedModel[], speed: RunPlan['speed']): EstimateItem[] {
+  const speedItems = speed ? models.filter((m) => speed.models.includes(m.resolved.label)).map((m) => speedItem(m.resolved, speed.settings)) : [];
+  return [...speedItems, ...models.flatMap(({ resolved, todo }) =>
     todo.map(({ planned }) => {
       const mayReason = resolved.model.reasoning !== 'off';
       const budget = sentBudget({ resolved, reasoning: mayReason }, planned.max_tokens);
@@ -150,7 +169,7 @@ function estimateItems(models: PlannedModel[]): EstimateItem[] {
         turns: Math.max(1, planned.turns),
       };
     }),
-  );
+  )];
 }
 
 /**
@@ -243,6 +262,9 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     todo: cases.filter((c) => missingSet.has(`${r.label}\u0000${c.id}`)).map((planned) => ({ planned, seed: caseSeed(planned) })),
   }));
   const total = labels.length * cases.length;
+  const measured = new Set(resumed ? ((await readRunSpeed(options.resultsDir, runId).catch(() => null)) ?? []).map((s) => s.model) : []);
+  const settings = options.speed === true ? RUN_SPEED_SETTINGS : options.speed || null;
+  const speed = settings ? { settings, models: models.filter((m) => m.todo.length > 0 && !measured.has(m.resolved.label)).map((m) => m.resolved.label) } : null;
   const plan: RunPlan = {
     runId,
     dir: runDir(options.resultsDir, runId),
@@ -258,9 +280,10 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
       cost_usd: prior.reduce((s, r) => s + (r.cost_usd ?? 0), 0),
       rows: prior,
     },
-    estimate: estimateCost(estimateItems(models)),
+    estimate: estimateCost(estimateItems(models, speed)),
     budgetUsd: options.budgetUsd ?? manifest.runner.budget_usd ?? null,
     resultsDir: options.resultsDir,
+    speed,
   };
   keyStore.set(plan, keys);
   return plan;

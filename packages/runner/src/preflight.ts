@@ -1,4 +1,4 @@
-import type { ModelClient } from './client';
+import type { TimedCompleter } from '@crucibleforge/timing';
 import type { ResolvedModel } from './config';
 import { wrongModelReason, type VerifyMode } from './guard';
 import { completeWhole } from './client';
@@ -21,7 +21,7 @@ export type PreflightResult =
  */
 export async function preflight(
   resolved: ResolvedModel,
-  client: ModelClient,
+  client: TimedCompleter,
   verify: VerifyMode,
   retry: RetryPolicy,
   world: RetryWorld,

@@ -7,7 +7,8 @@ import { createRun } from './api';
 import { parseConfig } from './config';
 import { recoverRun, rowsToRecover } from './recover';
 import { loadRun } from './storage';
-import { fakeSleep, steppingDate, testDriver, type TestCase } from './test-support';
+import { testDriver, type TestCase } from './test-support';
+import { fakeSleep, steppingDate } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { attachApiKeys, type PlannedModel, type RunPlan } from './plan';
 import { loadRun, runDir } from './storage';
 import type { RunRow } from './storage-types';
 
-export interface RecoverOptions extends Pick<CreateRunOptions, 'config' | 'env' | 'resultsDir' | 'toolVersion' | 'world' | 'leaseCacheDir' | 'allowUnsandboxed'> {
+export interface RecoverOptions extends Pick<CreateRunOptions, 'config' | 'env' | 'resultsDir' | 'toolVersion' | 'world' | 'leaseCacheDir' | 'allowUnsandboxed' | 'signal'> {
   runId: string;
   /** Only these model labels. */
   models?: string[];
@@ -57,7 +57,8 @@ export async function recoverRun(options: RecoverOptions): Promise<RunHandle> {
     estimate: estimateCost([]),
     budgetUsd: null,
     resultsDir: options.resultsDir,
+    speed: null,
   };
   attachApiKeys(plan, keys);
-  return startRun(plan, driver, worldFor(options), options.toolVersion, { ladder: 'full' });
+  return startRun(plan, driver, worldFor(options), options.toolVersion, { ladder: 'full', ...(options.signal ? { signal: options.signal } : {}) });
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { MaterializedCase } from '@crucibleforge/cases';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,9 +11,9 @@ import { parseConfig } from './config';
 import type { CaseDriver } from './driver';
 import { regradeRun } from './regrade';
 import { loadRun } from './storage';
-import { fakeSleep, steppingDate } from './test-support';
+import { fakeSleep, FIXTURE_CASES_DIR, steppingDate } from '@crucibleforge/testkit';
 
-const casesDir = fileURLToPath(new URL('./__fixtures__/cases', import.meta.url));
+const casesDir = FIXTURE_CASES_DIR;
 const noSandbox = () => Promise.reject<Sandbox>(new Error('no sandbox needed'));
 
 let sim: SimEndpoint;
@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => sim?.close());
 
 /** The real cases driver, but grading as an older grader did: any reply with two labelled answers fails. */
-function olderGraders(): CaseDriver {
+function olderGraders(): CaseDriver<MaterializedCase> {
   const real = createCasesDriver({ casesDir });
   return {
     ...real,
@@ -104,7 +104,7 @@ describe('regrade', () => {
     const { dir, runId } = await storedRun({ profile: 'test', categories: ['math', 'prose'], driver: createCasesDriver({ casesDir }) });
     const run = { runId };
     const real = createCasesDriver({ casesDir });
-    const moved: CaseDriver = { ...real, plan: async (s) => (await real.plan(s)).map((p) => (p.id === 'math-add-small' ? { ...p, revision: 'changed0000' } : p)) };
+    const moved: CaseDriver<MaterializedCase> = { ...real, plan: async (s) => (await real.plan(s)).map((p) => (p.id === 'math-add-small' ? { ...p, revision: 'changed0000' } : p)) };
     const summary = await regradeRun({ resultsDir: dir, runId: run.runId, sandbox: noSandbox, driver: moved });
     expect(summary.regraded).toBe(1);
     expect(summary.skipped.map((s) => [s.case_id, s.reason.replace(/\(revision .*\)/, '(revision …)')]).sort()).toEqual([

@@ -1,11 +1,11 @@
-import type { ChatMessage, GradeOutcome, ToolCall } from '@crucibleforge/core';
+import type { ChatMessage, GradeOutcome, RowKey, ToolCall } from '@crucibleforge/core';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { defaultDriver } from './api';
 import { truncatedGrade } from './case-run';
 import type { CaseDriver, FinalReply } from './driver';
 import { RunnerError } from './errors';
 import { loadRun, RunLog } from './storage';
-import type { RowKey, RunRow } from './storage-types';
+import type { RunRow } from './storage-types';
 
 export interface RegradeOptions {
   resultsDir: string;

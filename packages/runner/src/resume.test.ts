@@ -7,7 +7,8 @@ import { createRun, type CreateRunOptions } from './api';
 import { parseConfig } from './config';
 import type { RunEvent } from './events';
 import { loadRun } from './storage';
-import { fakeSleep, steppingDate, testDriver, type TestCase } from './test-support';
+import { testDriver, type TestCase } from './test-support';
+import { fakeSleep, steppingDate } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 beforeAll(async () => {

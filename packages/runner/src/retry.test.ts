@@ -1,9 +1,14 @@
 import { CrucibleError } from '@crucibleforge/core';
+import { timingError, type PartialTimings } from '@crucibleforge/timing';
 import { describe, expect, it } from 'vitest';
 import { backoffMs, classifyFailure, DEFAULT_RETRY, withRetries } from './retry';
 
+const partial = (token_events: number) => ({ token_events }) as PartialTimings;
+const request = { url: 'http://x/v1/chat/completions', model: 'm', partial: partial(0) };
 const http = (status: number, retryAfterS?: number) =>
-  new CrucibleError('TIMING_HTTP', `HTTP ${status}`, { retryable: status === 429 || status >= 500, details: { status, retryAfterS } });
+  timingError('TIMING_HTTP', `HTTP ${status}`, { retryable: status === 429 || status >= 500, details: { ...request, status, retryAfterS: retryAfterS ?? null } });
+const reset = (token_events: number) =>
+  timingError('TIMING_STREAM_ERROR', 'the connection broke', { retryable: true, details: { ...request, partial: partial(token_events), system_code: 'ECONNRESET' } });
 
 describe('classifyFailure', () => {
   it('classes statuses and honours the retryable flag', () => {
@@ -11,14 +16,16 @@ describe('classifyFailure', () => {
     expect(classifyFailure(http(503))).toMatchObject({ errorClass: 'server-error', retryable: true });
     expect(classifyFailure(http(400))).toMatchObject({ errorClass: 'rejected', retryable: false });
     expect(classifyFailure(http(401))).toMatchObject({ errorClass: 'auth', retryable: false });
-    expect(classifyFailure(new CrucibleError('TIMING_CONNECTION_RESET', 'reset', { retryable: true }))).toMatchObject({
-      errorClass: 'reset',
-      retryable: true,
-    });
+    expect(classifyFailure(reset(0))).toMatchObject({ errorClass: 'reset', retryable: true });
+    const refused = timingError('TIMING_UNREACHABLE', 'cannot reach', { details: { ...request, system_code: 'ECONNREFUSED' } });
+    expect(classifyFailure(refused)).toMatchObject({ errorClass: 'unreachable', retryable: false });
+    const timeout = timingError('TIMING_FIRST_TOKEN_TIMEOUT', 'slow', { details: { ...request, timeout_ms: 5 } });
+    expect(classifyFailure(timeout)).toMatchObject({ errorClass: 'timeout', retryable: true });
+    // a code that is not the streaming client's is not read by its name
+    expect(classifyFailure(new CrucibleError('X_TIMEOUT_RESET', 'x', { retryable: true }))).toMatchObject({ errorClass: 'other', retryable: false });
   });
   it('never retries once tokens were streamed', () => {
-    const e = new CrucibleError('TIMING_CONNECTION_RESET', 'reset', { retryable: true, details: { partial: { token_events: 3 } } });
-    expect(classifyFailure(e).retryable).toBe(false);
+    expect(classifyFailure(reset(3)).retryable).toBe(false);
     expect(classifyFailure(new Error('boom'))).toMatchObject({ errorClass: 'other', retryable: false });
   });
 });

@@ -1,31 +1,9 @@
 import { CrucibleError, type AttemptFault, type RandomSource, type Sleep, type StreamDamage } from '@crucibleforge/core';
+import { failureClassOf, isTimingError, type EndpointFailureClass } from '@crucibleforge/timing';
+import { isRunnerError } from './errors';
 
-/**
- * How a failed request is classed in a row's `error_class`. Every class is the endpoint's (or the run's),
- * never the model's: such a row is an error, not graded.
- */
-export type EndpointErrorClass =
-  /** 429. */
-  | 'rate-limited'
-  /** 5xx, or an error frame inside the stream. */
-  | 'server-error'
-  /** Another 4xx (a bad request, an unknown model). */
-  | 'rejected'
-  /** 401 / 403. */
-  | 'auth'
-  /** The connection was accepted, then dropped (before a response or mid-stream). */
-  | 'reset'
-  /** No response headers in time, or the whole request took too long. */
-  | 'timeout'
-  /** Connected, then silence: no first token, or no next token, in time. */
-  | 'stall'
-  /** Nothing listens (connection refused, DNS). */
-  | 'unreachable'
-  /** The stream broke its framing: events that are not JSON, bytes that are not UTF-8, an end without finish, not SSE. */
-  | 'bad-stream'
-  /** Cut off by a stop. */
-  | 'aborted'
-  | 'other';
+/** How a failed request is classed in a row's `error_class` (the streaming client's classes). */
+export type EndpointErrorClass = EndpointFailureClass;
 
 export interface ClassifiedFailure {
   errorClass: EndpointErrorClass;
@@ -37,68 +15,35 @@ export interface ClassifiedFailure {
   stream?: StreamDamage;
 }
 
-function numberOr(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-function byStatus(status: number): EndpointErrorClass {
-  if (status === 429) return 'rate-limited';
-  if (status === 401 || status === 403) return 'auth';
-  if (status >= 500) return 'server-error';
-  return status === 408 ? 'timeout' : 'rejected';
-}
-
-/** The class of one error code (the timing client's, and the runner's own); unknown codes fall back to `other`. */
-function byCode(code: string, details: Record<string, unknown>): EndpointErrorClass {
-  switch (code) {
-    case 'TIMING_ABORTED':
-      return 'aborted';
-    case 'TIMING_CONNECT_TIMEOUT':
-    case 'TIMING_TOTAL_TIMEOUT':
-      return 'timeout';
-    case 'TIMING_FIRST_TOKEN_TIMEOUT':
-    case 'TIMING_GAP_TIMEOUT':
-      return 'stall';
-    case 'TIMING_CONNECTION_RESET':
-      return 'reset';
-    case 'TIMING_UNREACHABLE':
-      return 'unreachable';
-    case 'TIMING_STREAM_ERROR':
-      // a transport break mid-stream carries the system code; an error frame inside the stream does not
-      return typeof details['system_code'] === 'string' ? 'reset' : 'server-error';
-    case 'TIMING_NOT_SSE':
-    case 'RUNNER_BAD_STREAM':
-      return 'bad-stream';
-    case 'TIMING_AUTH':
-      return 'auth';
-    case 'TIMING_UNKNOWN_MODEL':
-      return 'rejected';
-    default:
-      return 'other';
-  }
-}
-
 const RETRYABLE_CLASSES: ReadonlySet<EndpointErrorClass> = new Set(['rate-limited', 'server-error', 'reset', 'bad-stream']);
 
-/** Reads a thrown request error (a timing-client CrucibleError or anything else) into a class. */
+/**
+ * Reads a thrown request error into a class: a streaming-client error by its code (timing's table and
+ * `failureClassOf`, typed details, no pattern matching); the runner's RUNNER_BAD_STREAM is `bad-stream`;
+ * anything else is `aborted` (cancelled, or an AbortError) or `other`.
+ */
 export function classifyFailure(error: unknown): ClassifiedFailure {
   const message = error instanceof Error ? error.message : String(error);
-  if (!CrucibleError.isInstance(error)) {
-    const aborted = error instanceof Error && error.name === 'AbortError';
+  if (isRunnerError(error, 'RUNNER_BAD_STREAM')) {
+    // a damaged stream's reply is thrown away whole, so a resend is the same measurement
+    const stream = error.details['stream'] as StreamDamage | undefined;
+    return { errorClass: 'bad-stream', retryable: true, retryAfterS: null, message, ...(stream ? { stream } : {}) };
+  }
+  if (!isTimingError(error)) {
+    const aborted = (error instanceof Error && error.name === 'AbortError') || (CrucibleError.isInstance(error) && error.kind === 'cancelled');
     return { errorClass: aborted ? 'aborted' : 'other', retryable: false, retryAfterS: null, message };
   }
-  const d = error.details;
-  const status = numberOr(d['status']);
-  const retryAfterS = numberOr(d['retryAfterS']) ?? numberOr(d['retry_after_s']);
-  // Tokens already streamed make a resend a different measurement: only failures before the stream count,
-  // except a damaged stream, whose reply is thrown away whole.
-  const partial = d['partial'] as { token_events?: unknown } | undefined;
-  const streamed = d['streamStarted'] === true || (numberOr(partial?.token_events) ?? 0) > 0;
-  const errorClass = status !== null ? byStatus(status) : byCode(error.code, d);
-  const retryable =
-    (errorClass === 'bad-stream' || !streamed) && (error.retryable || RETRYABLE_CLASSES.has(errorClass)) && errorClass !== 'aborted' && errorClass !== 'auth';
-  const stream = d['stream'] as StreamDamage | undefined;
-  return { errorClass, retryable, retryAfterS, message, ...(errorClass === 'bad-stream' && stream ? { stream } : {}) };
+  const errorClass = failureClassOf(error);
+  const retryAfterS = error.code === 'TIMING_HTTP' ? error.details.retryAfterS ?? null : null;
+  // Tokens already streamed make a resend a different measurement: only failures before the stream count.
+  const partial = 'partial' in error.details ? error.details.partial : undefined;
+  const streamed = (partial?.token_events ?? 0) > 0;
+  return {
+    errorClass,
+    retryable: !streamed && (error.retryable || RETRYABLE_CLASSES.has(errorClass)) && errorClass !== 'aborted' && errorClass !== 'auth',
+    retryAfterS,
+    message,
+  };
 }
 
 export interface RetryPolicy {

@@ -6,6 +6,7 @@ import { loadRunSide } from './run-side';
 import { writeRunSpeed } from './speed-store';
 import { writeManifest } from './storage';
 import type { RunManifestFile } from './storage-types';
+import { speedReportOf } from '@crucibleforge/testkit';
 
 function manifest(runId: string, labels: string[]): RunManifestFile {
   return {
@@ -27,7 +28,7 @@ describe('loadRunSide', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cf-side-'));
     await writeManifest(dir, manifest('run-2', ['a', 'b']));
     await writeManifest(dir, manifest('run-1', ['solo']));
-    await writeRunSpeed(dir, 'run-2', [{ model: 'b', ttft_s: 0.1, decode_tps: 50, prefill_tps: 500 }]);
+    await writeRunSpeed(dir, 'run-2', 'b', speedReportOf({ model: 'b', ttft_s: 0.1, decode_tps: 50, prefill_tps: 500 }));
     expect(await loadRunSide(dir, 'run-2', 'b')).toEqual({ run_id: 'run-2', model: 'b', rows: [], speed: { model: 'b', ttft_s: 0.1, decode_tps: 50, prefill_tps: 500 }, seed: 3 });
     expect(await loadRunSide(dir, 'run-2', 'a')).toMatchObject({ model: 'a', speed: null });
     expect(await loadRunSide(dir, 'run-1', null)).toMatchObject({ model: 'solo', speed: null });

@@ -40,6 +40,6 @@ export async function loadRunSide(
       details: { run_id: runId, model: label, models: labels },
     });
   }
-  const speed = ((await (reader.speed ?? readRunSpeed)(resultsDir, runId)) ?? []).find((s) => s.model === label) ?? null;
+  const speed = ((await (reader.speed ?? readRunSpeed)(resultsDir, runId)) ?? []).find((s) => s.model === label)?.summary ?? null;
   return { run_id: runId, model: label, rows: run.rows, speed, seed: run.manifest.seed };
 }

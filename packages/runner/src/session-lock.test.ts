@@ -8,7 +8,8 @@ import { createRun, type CreateRunOptions } from './api';
 import { parseConfig } from './config';
 import { RunLog, SESSION_LOCK_DIR, writeManifest } from './storage';
 import { planRun } from './plan';
-import { fakeSleep, testDriver } from './test-support';
+import { testDriver } from './test-support';
+import { fakeSleep } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 let gate: Promise<void> | null = null;

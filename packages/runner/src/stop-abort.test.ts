@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun } from './api';
 import { parseConfig, resolveModel } from './config';
 import { loadRun } from './storage';
-import { fakeSleep, testDriver } from './test-support';
+import { testDriver } from './test-support';
+import { fakeSleep } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 const promptOf = (v: { messages: { content?: unknown }[] }) => String(v.messages.at(-1)?.content ?? '');

@@ -1,4 +1,5 @@
-import type { Category, GradeOutcome, JudgeRecord, ResultRow, RunManifest } from '@crucibleforge/core';
+import type { JudgeInput } from '@crucibleforge/cases';
+import type { Category, GradeOutcome, JudgeRecord, ResultRow, RowKey, RunManifest } from '@crucibleforge/core';
 
 /** Why a model stopped before finishing its cases. */
 export type StopReason =
@@ -23,7 +24,7 @@ export interface RunRow extends ResultRow {
   /** The error text when `error_class` is set. */
   error_message?: string;
   /** For judged cases: what the judge needs, frozen at generation time. */
-  judge_input?: { question: string; reference: string; facts?: string[]; focus?: string };
+  judge_input?: JudgeInput;
   /** Reasoning-overflow details (the first attempt that ran out of budget). */
   recovery?: {
     mode: 'reasoning-off' | 'continue' | null;
@@ -31,16 +32,6 @@ export interface RunRow extends ResultRow {
     first: { finish_reason: string | null; completion_tokens: number | null; reasoning_tokens: number | null; reasoning_chars: number };
     error?: string;
   };
-}
-
-export interface RowKey {
-  model: string;
-  case_id: string;
-  seed: number | null;
-}
-
-export function rowKeyString(key: RowKey): string {
-  return `${key.model}\u0000${key.case_id}\u0000${key.seed ?? ''}`;
 }
 
 /** One line of rows.jsonl. Never rewritten: later records supersede earlier ones when folded. */

@@ -2,10 +2,9 @@ import { mkdir, open, readdir, readFile, rename, stat, type FileHandle } from 'n
 import { join } from 'node:path';
 import { takeBusyLock } from './busy-lock';
 import { RunnerError } from './errors';
+import { rowKey, type RowKey } from '@crucibleforge/core';
 import {
-  rowKeyString,
   type LogRecord,
-  type RowKey,
   type RunManifestFile,
   type RunRow,
   type StopReason,
@@ -172,19 +171,19 @@ export function foldRecords(records: LogRecord[]): Pick<LoadedRun, 'rows' | 'sto
   for (const record of records) {
     switch (record.kind) {
       case 'row': {
-        const key = rowKeyString(record.row);
+        const key = rowKey(record.row);
         rows.delete(key); // re-insert so order follows the latest attempt
         rows.set(key, record.row);
         break;
       }
       case 'judge': {
-        const key = rowKeyString(record.key);
+        const key = rowKey(record.key);
         const row = rows.get(key);
         if (row && row.attempt_id === record.attempt_id) rows.set(key, { ...row, judge: record.judge, grade: record.grade });
         break;
       }
       case 'regrade': {
-        const key = rowKeyString(record.key);
+        const key = rowKey(record.key);
         const row = rows.get(key);
         if (row && row.attempt_id === record.attempt_id) {
           const regraded_from = { status: row.grade.status, reason: row.grade.reason, grader_version: row.grader_version ?? null, at: record.at };
@@ -240,12 +239,12 @@ export function isRetryableRow(row: RunRow): boolean {
 
 /** Keys of the plan that have no final row yet. */
 export function missingKeys(manifest: RunManifestFile, rows: RunRow[]): RowKey[] {
-  const done = new Set(rows.filter((r) => !isRetryableRow(r)).map((r) => rowKeyString(r)));
+  const done = new Set(rows.filter((r) => !isRetryableRow(r)).map((r) => rowKey(r)));
   const keys: RowKey[] = [];
   for (const model of manifest.models) {
     for (const c of manifest.cases) {
       const key = { model: model.label, case_id: c.id, seed: c.seed };
-      if (!done.has(rowKeyString(key))) keys.push(key);
+      if (!done.has(rowKey(key))) keys.push(key);
     }
   }
   return keys;

@@ -3,7 +3,8 @@
  * so engine tests do not depend on the full case set or wait for real backoffs.
  */
 import type { Category, ChatMessage, GradeOutcome, ToolCall, ToolDefinition } from '@crucibleforge/core';
-import type { CaseDriver, MaterializedCase, NextStep, PlannedCase } from './driver';
+import type { NextStep, PlannedCase } from '@crucibleforge/cases';
+import type { CaseDriver } from './driver';
 
 export interface TestCase {
   id: string;
@@ -23,7 +24,13 @@ export interface TestCase {
   followUps?: string[];
 }
 
-export function testDriver(cases: TestCase[], revision = 'r1'): CaseDriver & { materialized: string[] } {
+/** The test driver's materialised case: the case and the prompt it sends. */
+interface TestMaterialized {
+  c: TestCase;
+  prompt: string;
+}
+
+export function testDriver(cases: TestCase[], revision = 'r1'): CaseDriver<TestMaterialized> & { materialized: string[] } {
   const byId = new Map(cases.map((c) => [c.id, c]));
   const materialized: string[] = [];
   return {
@@ -39,26 +46,27 @@ export function testDriver(cases: TestCase[], revision = 'r1'): CaseDriver & { m
             difficulty: 'easy',
             title: c.id,
             seeded: c.seeded ?? false,
-            min_context: c.min_context ?? null,
+            long_context: c.min_context !== undefined,
             max_tokens: c.max_tokens ?? 64,
             prompt_chars: c.prompt.length,
             turns: 1 + (c.followUps?.length ?? 0) + (c.script ? 3 : 0),
           }),
         );
     },
-    async materialize(planned, seed): Promise<MaterializedCase> {
+    async materialize(planned, seed) {
       const c = byId.get(planned.id)!;
       materialized.push(`${planned.id}@${seed}`);
-      const prompt = seed === null ? c.prompt : `${c.prompt} (seed ${seed})`;
+      return { c, prompt: seed === null ? c.prompt : `${c.prompt} (seed ${seed})` };
+    },
+    request({ c, prompt }) {
       return {
         messages: [{ role: 'user', content: prompt }],
         ...(c.tools ? { tools: c.tools } : {}),
         ...(c.judged ? { judge_input: { question: prompt, reference: c.judged.reference, ...(c.judged.focus ? { focus: c.judged.focus } : {}) } } : {}),
-        state: c,
+        min_context: c.min_context ?? null,
       };
     },
-    next(m, transcript: ChatMessage[]): NextStep {
-      const c = m.state as TestCase;
+    next({ c }, transcript: ChatMessage[]): NextStep {
       const last = transcript.at(-1);
       const calls: ToolCall[] = last?.tool_calls ?? [];
       if (calls.length > 0) {
@@ -69,8 +77,7 @@ export function testDriver(cases: TestCase[], revision = 'r1'): CaseDriver & { m
       const follow = c.followUps?.[usersSent - 1];
       return follow === undefined ? { done: true } : { done: false, messages: [{ role: 'user', content: follow }] };
     },
-    async grade(m, final): Promise<GradeOutcome> {
-      const c = m.state as TestCase;
+    async grade({ c }, final): Promise<GradeOutcome> {
       if (c.judged) return { status: 'pending', reason: 'waits for the judge' };
       if (c.expectCalls) {
         const names = final.tool_calls.map((t) => t.name);
@@ -81,16 +88,4 @@ export function testDriver(cases: TestCase[], revision = 'r1'): CaseDriver & { m
       return { status: ok ? 'pass' : 'fail', reason: ok ? 'answer found' : `expected ${c.expect}, got "${final.content.slice(0, 40)}"` };
     },
   };
-}
-
-/** A sleep that returns at once and records what was asked. */
-export function fakeSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
-  const waits: number[] = [];
-  return { waits, sleep: async (ms: number) => void waits.push(ms) };
-}
-
-/** A wall clock that advances one second per reading (deterministic stamps). */
-export function steppingDate(start = Date.parse('2025-01-01T00:00:00Z')): () => Date {
-  let t = start;
-  return () => new Date((t += 1000));
 }

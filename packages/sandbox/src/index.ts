@@ -1,5 +1,6 @@
 export { createSandbox, DEFAULTS } from './sandbox';
-export type { SandboxErrorCode } from './sandbox';
+export { SANDBOX_ERRORS, sandboxError, isSandboxError } from './errors';
+export type { SandboxErrorCode } from './errors';
 export { detectSandbox, BWRAP_CANDIDATES, DEFAULT_RUN_AS_UID } from './detect';
 export type { SandboxDetection, DetectOptions } from './detect';
 export { buildBwrapArgs, SANDBOX_WORK_DIR, SUPERVISOR_PATH } from './policy';
@@ -21,3 +22,4 @@ export type {
   SandboxRunRequest,
   SandboxStatus,
 } from './types';
+export { describeResult } from './text';

@@ -2,7 +2,7 @@ import { closeSync, constants, openSync, unlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { CrucibleError } from '@crucibleforge/core';
+import { sandboxError } from './errors';
 
 /** One pipe as two host fds. */
 export interface Pipe {
@@ -27,12 +27,12 @@ export class PipePool {
   ) {}
 
   private async refill(): Promise<void> {
-    if (this.mkfifoPath === null) throw new CrucibleError<'SANDBOX_FAILED'>('SANDBOX_FAILED', 'a sandbox pair needs mkfifo (coreutils), which was not found');
+    if (this.mkfifoPath === null) throw sandboxError('SANDBOX_FAILED', 'a sandbox pair needs mkfifo (coreutils), which was not found');
     const dir = await mkdtemp(join(this.hostTmpDir, 'crucible-pair-'));
     try {
       const names = Array.from({ length: FIFO_BATCH }, (_, i) => join(dir, `pipe${i}`));
       const made = await execa(this.mkfifoPath, ['-m', '600', ...names], { reject: false, extendEnv: false, env: {}, stdin: 'ignore' });
-      if (made.exitCode !== 0) throw new CrucibleError<'SANDBOX_FAILED'>('SANDBOX_FAILED', `mkfifo failed: ${String(made.stderr).trim()}`);
+      if (made.exitCode !== 0) throw sandboxError('SANDBOX_FAILED', `mkfifo failed: ${String(made.stderr).trim()}`);
       for (const name of names) {
         this.idle.push(openSync(name, constants.O_RDWR));
         unlinkSync(name);

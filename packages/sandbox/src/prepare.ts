@@ -1,6 +1,7 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CrucibleError, type Clock } from '@crucibleforge/core';
+import type { Clock } from '@crucibleforge/core';
+import { sandboxError } from './errors';
 import type { HostLayout, SandboxDetection } from './detect';
 import { STATUS_FD, SECCOMP_FD, type LaunchOutcome, type LaunchSpec } from './execute';
 import { interpreterCommand, type InterpreterPaths } from './interpreters';
@@ -11,7 +12,6 @@ import type { PipePool } from './pipes';
 import { placeHardening, type Hardening } from './supervisor';
 import type { SandboxResult } from './types';
 
-export type SandboxErrorCode = 'SANDBOX_UNAVAILABLE' | 'SANDBOX_BAD_REQUEST' | 'SANDBOX_FAILED';
 
 export const DEFAULTS = {
   timeoutMs: 15_000,
@@ -140,12 +140,12 @@ export async function prepare(rt: Runtime, req: Resolved): Promise<Prepared> {
 /** Throws SANDBOX_FAILED when the process could not be started or bwrap could not set the sandbox up. */
 export function checkStarted(rt: Runtime, outcome: LaunchOutcome, what: string): LaunchOutcome {
   if (outcome.spawnError !== null) {
-    throw new CrucibleError<SandboxErrorCode>('SANDBOX_FAILED', `could not start ${rt.sandboxed ? 'bwrap' : 'the shell'} for ${what}: ${outcome.spawnError}`);
+    throw sandboxError('SANDBOX_FAILED', `could not start ${rt.sandboxed ? 'bwrap' : 'the shell'} for ${what}: ${outcome.spawnError}`);
   }
   if (!rt.sandboxed) return outcome;
   if (outcome.report.limitsFailed || (!outcome.report.started && !outcome.facts.timedOut && !outcome.facts.aborted && !outcome.facts.outputKilled)) {
     const why = outcome.report.limitsFailed ? 'the resource limits could not be set' : outcome.stderr.text().trim().slice(0, 500);
-    throw new CrucibleError<SandboxErrorCode>('SANDBOX_FAILED', `bwrap could not start ${what}: ${why}`, {
+    throw sandboxError('SANDBOX_FAILED', `bwrap could not start ${what}: ${why}`, {
       details: { exitCode: outcome.facts.exitCode },
     });
   }

@@ -1,20 +1,21 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import pLimit from 'p-limit';
-import { CrucibleError, systemClock } from '@crucibleforge/core';
+import { systemClock } from '@crucibleforge/core';
+import { sandboxError } from './errors';
 import { detectSandbox, findExecutable, readHostLayout } from './detect';
 import { launch } from './execute';
 import { mainFileName, resolveInterpreters } from './interpreters';
 import { DEFAULT_REPORT_BYTES, runPairOnce } from './pair';
 import { PipePool } from './pipes';
 import { isSafeFileName } from './policy';
-import { checkStarted, DEFAULTS, prepare, toResult, type Resolved, type Runtime, type SandboxErrorCode } from './prepare';
+import { checkStarted, DEFAULTS, prepare, toResult, type Resolved, type Runtime } from './prepare';
 import { loadHardening } from './supervisor';
 import type { PairSideRequest, Sandbox, SandboxOptions, SandboxResult, SandboxRunRequest } from './types';
 
-export { DEFAULTS, type SandboxErrorCode } from './prepare';
+export { DEFAULTS } from './prepare';
 
-function badRequest(message: string): CrucibleError<SandboxErrorCode> {
-  return new CrucibleError<SandboxErrorCode>('SANDBOX_BAD_REQUEST', message);
+function badRequest(message: string) {
+  return sandboxError('SANDBOX_BAD_REQUEST', message);
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -68,7 +69,7 @@ async function execute(rt: Runtime, req: Resolved, stdin: string | undefined, si
 }
 
 /**
- * Creates a sandbox runner. Detects bwrap once; throws CrucibleError SANDBOX_UNAVAILABLE when it is
+ * Creates a sandbox runner. Detects bwrap once; throws SANDBOX_UNAVAILABLE (sandboxError) when it is
  * unusable and `allowUnsandboxed` is not set.
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -77,14 +78,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     ...(options.runAsUid === undefined ? {} : { runAsUid: options.runAsUid }),
   });
   if (!detection.available && !options.allowUnsandboxed) {
-    throw new CrucibleError<SandboxErrorCode>(
+    throw sandboxError(
       'SANDBOX_UNAVAILABLE',
       `no usable sandbox: ${detection.reason ?? 'unknown reason'}. Refusing to run model-written code without one (allowUnsandboxed / --allow-unsandboxed overrides).`,
       { details: { ...detection } },
     );
   }
   const hardening = detection.available ? await loadHardening() : null;
-  if (typeof hardening === 'string') throw new CrucibleError<SandboxErrorCode>('SANDBOX_UNAVAILABLE', `no usable sandbox: ${hardening}`);
+  if (typeof hardening === 'string') throw sandboxError('SANDBOX_UNAVAILABLE', `no usable sandbox: ${hardening}`);
   const { paths, extraReadOnly } = await resolveInterpreters(options);
   const rt: Runtime = {
     detection,

@@ -1,9 +1,16 @@
-import { CrucibleError } from '@crucibleforge/core';
+import { readFile } from 'node:fs/promises';
+import { LineCounter, parseDocument } from 'yaml';
+import { tableError, type ErrorTable } from '@crucibleforge/core';
 import { z } from 'zod';
 import type { AnswerFn, SimEndpointOptions, SimRequestView } from './types';
 
 /** The error codes this package throws (misconfiguration and listen failures only). */
 export type SimErrorCode = 'SIM_CONFIG_INVALID' | 'SIM_LISTEN_FAILED';
+
+export const SIM_ERRORS = {
+  SIM_CONFIG_INVALID: { kind: 'config', retryable: false },
+  SIM_LISTEN_FAILED: { kind: 'internal', retryable: false },
+} as const satisfies ErrorTable<SimErrorCode>;
 
 const positive = z.number().positive();
 const nonNegative = z.number().nonnegative();
@@ -96,7 +103,7 @@ function validate(value: unknown, source: string, functions: boolean): SimEndpoi
 }
 
 function invalid(source: string, problems: string[]): never {
-  throw new CrucibleError<SimErrorCode>('SIM_CONFIG_INVALID', `${source}: invalid sim config\n  ${problems.join('\n  ')}`, {
+  throw tableError(SIM_ERRORS, 'SIM_CONFIG_INVALID', `${source}: invalid sim config\n  ${problems.join('\n  ')}`, {
     details: { source, problems },
   });
 }
@@ -108,6 +115,27 @@ function invalid(source: string, problems: string[]): never {
  */
 export function parseSimConfig(value: unknown, source: string): SimEndpointOptions {
   return validate(value, source, false);
+}
+
+/**
+ * Reads and validates a YAML sim config file (what `crucibleforge sim --config` serves). Throws
+ * SIM_CONFIG_INVALID naming the file, and `file:line:col` for a YAML syntax error.
+ */
+export async function loadSimConfig(file: string): Promise<SimEndpointOptions> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw tableError(SIM_ERRORS, 'SIM_CONFIG_INVALID', `${file}: cannot read the sim config: ${(error as Error).message}`);
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
+  const first = doc.errors[0];
+  if (first) {
+    const at = lineCounter.linePos(first.pos[0]);
+    throw tableError(SIM_ERRORS, 'SIM_CONFIG_INVALID', `${file}:${at.line}:${at.col}: YAML syntax error: ${first.message.split('\n')[0]}`);
+  }
+  return parseSimConfig(doc.toJS(), file);
 }
 
 /** Validates options passed from code (functions allowed). */

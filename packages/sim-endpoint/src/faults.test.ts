@@ -31,7 +31,7 @@ describe('sim endpoint faults', () => {
     const seen: string[] = [];
     await expect(
       (async () => {
-        for await (const e of (await import('./sse')).readSse(res)) if (e.type === 'data') seen.push(e.data);
+        for await (const e of (await import('@crucibleforge/core')).readSse(res)) if (e.type === 'data') seen.push(e.data);
       })(),
     ).rejects.toThrow();
     expect(seen.join('')).not.toContain('[DONE]');

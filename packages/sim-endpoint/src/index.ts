@@ -1,10 +1,8 @@
 export { startSimEndpoint } from './server';
 export { simTokenize, countPromptTokens } from './tokenize';
-export { parseSimConfig } from './config';
+export { parseSimConfig, loadSimConfig, SIM_ERRORS } from './config';
 export type { SimErrorCode } from './config';
 export { detectReasoningOff } from './request';
-export { readSse } from './sse';
-export type { SseEvent } from './sse';
 export type {
   AnswerFn,
   ReasoningEncoding,

@@ -1,7 +1,7 @@
 import { CrucibleError } from '@crucibleforge/core';
 import { describe, expect, it } from 'vitest';
 import { startSimEndpoint } from './server';
-import { readSse } from './sse';
+import { readSse } from '@crucibleforge/core';
 import { hello, post, sim } from './test-support';
 
 describe('sim endpoint requests and lifecycle', () => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CrucibleError } from '@crucibleforge/core';
-import { checkSimOptions, type SimErrorCode } from './config';
+import { tableError } from '@crucibleforge/core';
+import { checkSimOptions, SIM_ERRORS } from './config';
 import { DEFAULT_ANSWER, resolveModel, type ResolvedModel } from './model';
 import { planReply } from './plan';
 import { jsonReply, streamReply, type ReplyContext } from './reply';
@@ -236,7 +236,7 @@ export async function startSimEndpoint(options: SimEndpointOptions): Promise<Sim
   const host = checked.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) =>
-      reject(new CrucibleError<SimErrorCode>('SIM_LISTEN_FAILED', `sim endpoint cannot listen on ${host}:${checked.port ?? 0}: ${error.message}`, { cause: error })),
+      reject(tableError(SIM_ERRORS, 'SIM_LISTEN_FAILED', `sim endpoint cannot listen on ${host}:${checked.port ?? 0}: ${error.message}`, { cause: error })),
     );
     server.listen(checked.port ?? 0, host, () => resolve());
   });

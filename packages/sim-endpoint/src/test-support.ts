@@ -1,6 +1,6 @@
 /** Shared helpers for this package's tests (not exported from the package). */
 import { afterEach } from 'vitest';
-import { readSse, type SseEvent } from './sse';
+import { readSse, type SseEvent } from '@crucibleforge/core';
 import { startSimEndpoint } from './server';
 import type { SimEndpoint, SimEndpointOptions, SimModelOptions } from './types';
 

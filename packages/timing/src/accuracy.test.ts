@@ -6,7 +6,7 @@
 import { simTokenize, startSimEndpoint, type SimEndpoint, type SimModelOptions, type SimTruth } from '@crucibleforge/sim-endpoint';
 import type { FetchLike } from '@crucibleforge/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { median } from './stats';
+import { median } from '@crucibleforge/core';
 import { streamChat } from './stream';
 import type { TimedCompletion } from './types';
 

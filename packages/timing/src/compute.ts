@@ -1,5 +1,5 @@
 import type { Observed } from './measure';
-import { percentileSorted } from './stats';
+import { percentileSorted } from '@crucibleforge/core';
 import { disagrees } from './tokens';
 import type { GapStats, RequestTimings, ServerComparison, ServerTimings, TokenSource } from './types';
 

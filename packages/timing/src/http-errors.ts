@@ -1,6 +1,6 @@
 import type { FetchLike } from '@crucibleforge/core';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import { retryAfterSeconds, timingError, type TimingError } from './errors';
+import { isResetCode, retryAfterSeconds, timingError, type TimingError } from './errors';
 import { fetchModelIds } from './metadata';
 import type { PartialTimings } from './types';
 
@@ -26,8 +26,6 @@ export function systemErrorCode(error: unknown): string | null {
   return null;
 }
 
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
-
 /** A transport failure (no HTTP status): unreachable, or a reset. */
 export function transportError(error: unknown, ctx: ErrorContext, phase: 'connect' | 'body'): TimingError {
   const code = systemErrorCode(error);
@@ -41,7 +39,7 @@ export function transportError(error: unknown, ctx: ErrorContext, phase: 'connec
     );
   }
   // A connection that was accepted and then dropped before any response is not an unreachable endpoint.
-  if (code !== null && RESET_CODES.has(code)) {
+  if (isResetCode(code)) {
     return timingError('TIMING_CONNECTION_RESET', `the connection to ${ctx.url} was reset before a response (${reason})`, {
       cause: error,
       retryable: true,
@@ -63,7 +61,7 @@ async function unknownModel(error: APIError, ctx: ErrorContext): Promise<TimingE
   const list = ids.length > 0 ? ids.join(', ') : '(none)';
   return timingError('TIMING_UNKNOWN_MODEL', `model "${ctx.model}" is not served by ${ctx.baseUrl}; it has: ${list}`, {
     cause: error,
-    details: { url: ctx.url, model: ctx.model, status: error.status, available_models: ids, partial: ctx.partial },
+    details: { url: ctx.url, model: ctx.model, status: error.status ?? 404, available_models: ids, partial: ctx.partial },
   });
 }
 

@@ -1,4 +1,4 @@
-import { EMPTY_USAGE, type ChatReply, type FinishReason, type TokenUsage, type ToolCall } from '@crucibleforge/core';
+import { EMPTY_USAGE, sameModel, type ChatReply, type FinishReason, type TokenUsage, type ToolCall } from '@crucibleforge/core';
 import {
   mapFinishReason,
   parseLlamaTimings,
@@ -8,7 +8,6 @@ import {
   toolFragments,
 } from './chunk';
 import { computeTimings } from './compute';
-import { sameModel } from './model-id';
 import { ThinkSplitter } from './think';
 import { estimateEventTokens } from './tokens';
 import type { PartialTimings, ServerTimings, TimedCompletion, TimingEvent } from './types';

@@ -37,6 +37,7 @@ export function buildRequestBody(
   if (request.tool_choice !== undefined) base.tool_choice = request.tool_choice;
   if (request.max_tokens !== undefined) base.max_tokens = request.max_tokens;
   if (request.temperature !== undefined) base.temperature = request.temperature;
+  if (request.prompt_cache === false && providerKind === 'llamacpp') base.cache_prompt = false;
   if (request.json_schema) {
     base.response_format = {
       type: 'json_schema',

@@ -4,7 +4,6 @@ import { CrucibleError, type FetchLike } from '@crucibleforge/core';
 import { startSimEndpoint, type SimEndpoint, type SimModelOptions } from '@crucibleforge/sim-endpoint';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTimedCompleter } from './completer';
-import type { TimingError } from './errors';
 import { streamChat } from './stream';
 import type { StreamChatOptions, TimingEvent } from './types';
 
@@ -25,12 +24,12 @@ function options(s: SimEndpoint, extra: Partial<StreamChatOptions> = {}): Stream
   return { baseUrl: s.url, model: 'm', request: hello, ...extra };
 }
 
-async function failure(promise: Promise<unknown>): Promise<TimingError> {
+async function failure(promise: Promise<unknown>): Promise<CrucibleError> {
   try {
     await promise;
   } catch (error) {
     if (!CrucibleError.isInstance(error)) throw error;
-    return error as TimingError;
+    return error;
   }
   throw new Error('expected a failure');
 }

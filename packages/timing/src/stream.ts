@@ -1,11 +1,10 @@
-import { CrucibleError, systemClock, type FetchLike } from '@crucibleforge/core';
-import { timingError, type TimingError } from './errors';
+import { CrucibleError, SseParser, systemClock, type FetchLike } from '@crucibleforge/core';
+import { isTimingError, timingError, type TimingError } from './errors';
 import { requestError, transportError, type ErrorContext } from './http-errors';
 import { Measurement } from './measure';
 import { EventQueue } from './queue';
 import { buildRequestBody } from './request';
 import { openStream, sdkClient } from './sdk';
-import { SseParser } from './sse';
 import { DEFAULT_TIMEOUTS, type StreamChatOptions, type TimedCompletion, type TimedStream, type TimingEvent } from './types';
 import { Watchdog, type TimeoutKind } from './watchdog';
 
@@ -85,16 +84,14 @@ export function streamChat(options: StreamChatOptions): TimedStream {
   }
   const onTimeout = (kind: TimeoutKind) => {
     const p = m.partial(clock.now());
-    const details = { url, model: options.model, partial: p, timeout_ms: 0 };
-    const messages: Record<TimeoutKind, [TimingError['code'], number, string]> = {
+    const messages: Record<TimeoutKind, ['TIMING_CONNECT_TIMEOUT' | 'TIMING_FIRST_TOKEN_TIMEOUT' | 'TIMING_GAP_TIMEOUT' | 'TIMING_TOTAL_TIMEOUT', number, string]> = {
       connect: ['TIMING_CONNECT_TIMEOUT', timeouts.connectMs, `no response from ${url} within ${timeouts.connectMs} ms`],
       first_token: ['TIMING_FIRST_TOKEN_TIMEOUT', timeouts.firstTokenMs, `no token from "${options.model}" at ${url} within ${timeouts.firstTokenMs} ms`],
       gap: ['TIMING_GAP_TIMEOUT', timeouts.gapMs, `the stream from ${url} stalled: no token for ${timeouts.gapMs} ms after ${p.token_events} token events`],
       total: ['TIMING_TOTAL_TIMEOUT', timeouts.totalMs, `the request to ${url} took longer than ${timeouts.totalMs} ms`],
     };
     const [code, ms, message] = messages[kind];
-    details.timeout_ms = ms;
-    fail(timingError(code, message, { retryable: kind === 'connect' || kind === 'first_token', details }));
+    fail(timingError(code, message, { retryable: kind === 'connect' || kind === 'first_token', details: { url, model: options.model, partial: p, timeout_ms: ms } }));
   };
   const watchdog = new Watchdog(timeouts, onTimeout);
   const abortReason = (): TimingError | null => {
@@ -232,7 +229,7 @@ export function streamChat(options: StreamChatOptions): TimedStream {
       settle();
       const typed =
         abortReason() ??
-        (CrucibleError.isInstance(error)
+        (isTimingError(error)
           ? error
           : timingError('TIMING_STREAM_ERROR', `unexpected failure on the stream from ${url}: ${error instanceof Error ? error.message : String(error)}`, {
               cause: error,

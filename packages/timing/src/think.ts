@@ -1,6 +1,4 @@
-/** Inline reasoning tags seen in the wild (integrations §4.1). */
-const OPEN_TAGS = ['<think>', '<thinking>', '<|thinking|>'];
-const CLOSE_TAGS = ['</think>', '</thinking>', '<|/thinking|>', '</|thinking|>'];
+import { THINK_CLOSE_TAGS as CLOSE_TAGS, THINK_OPEN_TAGS as OPEN_TAGS } from '@crucibleforge/core';
 
 /** What one `content` delta turned into. */
 export interface ThinkPiece {

@@ -1,20 +1,23 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { applyProfile, findProfile, loadCases, loadProfiles, materializeCase } from '@crucibleforge/cases';
+import { applyProfile, findProfile, loadCaseSet, materializeCase } from '@crucibleforge/cases';
 import { createDemoModels, type PlannedFault } from '@crucibleforge/demo';
 import { detectSandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BenchLlmResults } from '../bench-llm-results';
-import { main } from '../main';
-import { memoryIO } from '../testing';
-import { writeTinyLlama } from '@crucibleforge/timing/testing';
+import type { BenchResults } from '@crucibleforge/report';
+import type { RunRow } from '@crucibleforge/runner';
+import { writeTinyLlama } from '@crucibleforge/speed/testing';
 
-const CASES = fileURLToPath(new URL('../../../../cases', import.meta.url));
+type BenchLlmResults = BenchResults<RunRow>;
+import { main } from '../main';
+import { memoryIO, REAL_CASES_DIR } from '@crucibleforge/testkit';
+
+const CASES = REAL_CASES_DIR;
 const home = mkdtempSync(join(tmpdir(), 'cf-bench-llm-'));
 let sim: SimEndpoint;
+let quickCases: { id: string; max_tokens: number }[] = [];
 /** Where bubblewrap is missing, the code test still runs (it is the case set's own code, served by the sim). */
 let sandboxArgs: string[] = [];
 
@@ -22,11 +25,10 @@ const fault = (case_id: string, kind: PlannedFault['kind']): PlannedFault => ({ 
 
 beforeAll(async () => {
   sandboxArgs = (await detectSandbox()).available ? [] : ['--allow-unsandboxed'];
-  const loaded = await loadCases(CASES);
-  const profiles = await loadProfiles(CASES);
-  if (!loaded.ok || !profiles.ok) throw new Error('the case set does not load');
-  const quick = applyProfile(findProfile(profiles.profiles, 'quick'), loaded.cases);
+  const set = await loadCaseSet(CASES);
+  const quick = applyProfile(findProfile(set.profiles, 'quick'), set.cases);
   const cases = await Promise.all(quick.map((c) => materializeCase(c.def, 1)));
+  quickCases = cases;
   const strong = await createDemoModels({ cases, faults: [] });
   // The weak model: wrong code, a summary that drops a fact, invented log lines, and a logic answer that
   // first overflows its reasoning budget (recovered by the retry with reasoning off).
@@ -99,19 +101,19 @@ describe('bench-llm against the sim endpoint', { timeout: 60_000 }, () => {
       expect(t.median.ttft_content_s!).toBeGreaterThanOrEqual(t.median.ttft_reasoning_s!);
     }
     expect(results.summary.speed[0]!.median.ttft_content_s).not.toBeNull();
-    const code0 = results.ability.find((t) => t.id === 'coding-median-of-list')!;
-    expect(code0.requests[0]!.response.content).toContain('def median_of_list(numbers):');
-    expect(code0.requests[0]!.response.reasoning).toContain('median_of_list');
-    expect(code0.requests[0]!.timings.ttft_s).toBeGreaterThan(0);
-    // 12 speed requests (3 prompts × (1 warm-up + 3 runs)), then one per test; token counts match the sim's own.
+    const code0 = results.rows.find((t) => t.case_id === 'coding-median-of-list')!;
+    expect(code0.content).toContain('def median_of_list(numbers):');
+    expect(code0.reasoning).toContain('median_of_list');
+    expect(code0.timings.ttft_s).toBeGreaterThan(0);
+    // The runner's preflight, 12 speed requests (3 prompts × (1 warm-up + 3 runs)), then one per test; token counts match the sim's own.
     const truth = sim.truth.filter((x) => x.model === 'sim-strong');
-    expect(truth.length).toBe(3 * 4 + 6);
-    const tests = [...results.ability, ...results.agent].flatMap((t) => t.requests);
-    expect(tests.map((r) => [r.timings.completion_tokens, r.timings.reasoning_tokens])).toEqual(
-      truth.slice(12).map((x) => [x.completion_tokens, x.reasoning_tokens]),
-    );
+    expect(truth.length).toBe(1 + 3 * 4 + 6);
+    expect(results.rows.map((r) => [r.usage.completion_tokens, r.usage.reasoning_tokens])).toEqual(truth.slice(13).map((x) => [x.completion_tokens, x.reasoning_tokens]));
     const speedRuns = results.speed!.tests.flatMap((t) => [...t.warmup_runs, ...t.runs]);
-    expect(speedRuns.map((r) => (r.ok ? r.completion_tokens : null))).toEqual(truth.slice(0, 12).map((x) => x.completion_tokens));
+    expect(speedRuns.map((r) => (r.ok ? r.completion_tokens : null))).toEqual(truth.slice(1, 13).map((x) => x.completion_tokens));
+    // the tests went through the runner: a durable run that `report` can read
+    expect(results.run!.dir).toBe(join(home, 'benchmarks', 'runs', results.run!.run_id));
+    expect(existsSync(join(results.run!.dir, 'rows.jsonl'))).toBe(true);
   });
 
   it('a weak model fails the right tests with the right reasons; an overflow is recovered and recorded', async () => {
@@ -131,13 +133,14 @@ describe('bench-llm against the sim endpoint', { timeout: 60_000 }, () => {
     const results = savedFile(out);
     expect(results.settings.quick).toBe(true);
     expect(results.speed!.tests.map((t) => [t.name, t.runs.length])).toEqual([['short_50', 2]]);
-    const puzzle = results.ability.find((t) => t.id === 'reasoning-pet-owners')!;
-    expect(puzzle.overflow).toEqual({ happened: true, recovered: true });
-    expect(puzzle.requests.map((r) => [r.reasoning_off, r.response.finish_reason, r.response.content === ''])).toEqual([
-      [false, 'length', true],
-      [true, 'stop', false],
-    ]);
-    expect(puzzle.requests[0]!.max_tokens).toBe(4 * puzzle.requests[1]!.max_tokens);
+    // the runner's recovery: the overflowing reply first, then the retry with reasoning off on the case's own budget
+    const puzzle = results.rows.find((t) => t.case_id === 'reasoning-pet-owners')!;
+    expect(puzzle.overflow).toMatchObject({ happened: true, recovered: true });
+    expect(puzzle.recovery).toMatchObject({ mode: 'reasoning-off', attempts: 2, first: { finish_reason: 'length' } });
+    expect([puzzle.finish_reason, puzzle.content === '']).toEqual(['stop', false]);
+    // a reasoning model is sent its case budget × reasoning_factor (4), like every run
+    const budget = quickCases.find((c) => c.id === 'reasoning-pet-owners')!.max_tokens;
+    expect(puzzle.max_tokens_sent).toBe(4 * budget);
     expect(results.summary.failed.map((f) => f.id).sort()).toEqual(['agent-syslog-error-report', 'coding-median-of-list', 'prose-summary-key-facts']);
   });
 
@@ -154,7 +157,7 @@ describe('bench-llm against the sim endpoint', { timeout: 60_000 }, () => {
     expect(text.out).toContain('Ability Score: 4/5');
     expect(text.out).toContain('Results saved: ~/nosandbox.json');
     const results = JSON.parse(readFileSync(file, 'utf8')) as BenchLlmResults;
-    expect(results.ability.find((t) => t.id === 'coding-median-of-list')).toMatchObject({ status: 'skipped', requests: [] });
+    expect(results.rows.find((t) => t.case_id === 'coding-median-of-list')).toMatchObject({ grade: { status: 'skipped' }, messages: [], max_tokens_sent: null });
   });
 
   it('--speed-only runs no tests', async () => {

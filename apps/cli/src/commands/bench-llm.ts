@@ -1,30 +1,22 @@
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { CrucibleError, makeRedactor, redactDeep } from '@crucibleforge/core';
-import type { MaterializedCase } from '@crucibleforge/cases';
-import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
-import {
-  createTimedCompleter,
-  listModelMetadata,
-  PROVIDER_KINDS,
-  readGgufInfo,
-  runSpeedBenchmark,
-  type GgufInfo,
-  type ModelInfo,
-  type ProviderKind,
-  type SpeedReport,
-} from '@crucibleforge/timing';
-import { parseCommandArgs } from '../args';
-import { ENGINE_OPTIONS, ENGINE_USAGE, engineLine, openEngine, type OpenedEngine } from '../engine-speed';
-import { discoverServedGguf, hostRooflineOptions, isLocalEndpoint } from '../host-roofline';
-import { runTests, type TestResult } from '../bench-llm-ability';
-import { checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
-import { ABILITY_TITLE, abilityScoreLine, AGENT_TITLE, agentScoreLine, dotWidth, header, paintFor, speedSection, testLines } from '../bench-llm-render';
-import { buildResults, resultsPath, shortPath, writeResults } from '../bench-llm-results';
-import { profileCases } from '../bench-llm-suite';
+import { benchHeader, benchResults, BenchSections, benchSpeedSection, type BenchResults, type Paint } from '@crucibleforge/report';
+import type { PlannedCase } from '@crucibleforge/cases';
+import { createRun, defaultDriver, endpointConfig, readRunSpeed, type CaseDriver, type RunHandle, type RunRow } from '@crucibleforge/runner';
+import { sandboxError } from '@crucibleforge/sandbox';
+import { openSandbox } from '../sandbox-open';
+import { runSpeedBenchmark, type SpeedReport, type SpeedSettings } from '@crucibleforge/speed';
+import { PROVIDER_KINDS, probeEndpoint, type ModelInfo, type ProviderKind } from '@crucibleforge/timing';
+import { envSecretFlag, oneOfFlag, parseCommandArgs } from '../args';
+import { ENGINE_USAGE, engineOptions, hardwareFlags, HARDWARE_OPTIONS, openEngine } from '../hardware-flags';
+import { benchConfig, checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
+import { paintFor } from '../bench-llm-render';
+import { resultsPath, shortPath, writeJsonFile } from '../bench-llm-results';
+import type { OpenedEngine } from '@crucibleforge/engine-llamacpp';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
-import { redactingIO, withRunnerErrors } from '../runner-context';
+import { leaseCacheOption, redactingIO, withRunnerErrors } from '../runner-context';
 import { jsonMode } from '../output';
 
 export const DEFAULT_BASE_URL = 'http://localhost:1234/v1';
@@ -38,7 +30,9 @@ const usage = `Usage: bench-llm <model> [options]          (also: crucibleforge 
 
 The five-minute first read of a model: speed (short_50 / medium_200 / long_800 prompts, warm-up,
 plausibility), five ability tests (code run in the sandbox, a logic puzzle, JSON, instruction following,
-a key-fact summary) and three agent-fitness checks. Results go to ~/benchmarks/<model>-<date>.json.
+a key-fact summary) and three agent-fitness checks, run through the runner like any run (preflight,
+reasoning-overflow recovery, one row per test). Results go to ~/benchmarks/<model>-<date>.json; the run
+itself to runs/ next to that file (crucibleforge report --results <that folder> reads it).
 
 Options:
   --base-url URL        OpenAI-compatible endpoint (default ${DEFAULT_BASE_URL}, LM Studio)
@@ -77,194 +71,168 @@ const options = {
   cases: { type: 'string' },
   list: { type: 'boolean', default: false },
   check: { type: 'boolean', default: false },
-  gguf: { type: 'string' },
-  gpu: { type: 'string' },
-  'bandwidth-gbs': { type: 'string' },
-  ...ENGINE_OPTIONS,
+  ...HARDWARE_OPTIONS,
 } as const;
 
 type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
 
-interface Hardware {
-  gguf: GgufInfo | null;
-  gpu: string | null;
-  bandwidthGbs: number | null;
-  /** This host's roofline (the bandwidth probed when needed, the CPU cache), for a model on this machine when no GPU is named. */
-  roofline: Awaited<ReturnType<typeof hostRooflineOptions>> | null;
-}
-
-/**
- * --gguf, --gpu and --bandwidth-gbs: what the plausibility roofline knows about the hardware and weights;
- * without --gguf the served model's file is looked for on disk, and a model on this machine with no GPU
- * named is held to the host's measured bandwidth.
- */
-async function hardware(values: Values, io: CliIO, model: string, o: EndpointOptions | null, opened: OpenedEngine | null): Promise<Hardware> {
-  const base = await flaggedHardware(values, io.cwd, opened);
-  if (!base.gguf && o) {
-    const found = await discoverServedGguf(io, model, { baseUrl: o.baseUrl, providerKind: o.providerKind, apiKey: o.apiKey });
-    base.gguf = found?.info ?? null;
-  }
-  const local = !base.gpu && base.bandwidthGbs === null && (opened !== null || (o !== null && isLocalEndpoint(o.baseUrl)));
-  // The plausibility reasons name the measured bandwidth.
-  return { ...base, roofline: local ? await hostRooflineOptions(io) : null };
-}
-
-async function flaggedHardware(values: Values, cwd: string, opened: OpenedEngine | null): Promise<Omit<Hardware, 'roofline'>> {
-  let bandwidthGbs: number | null = null;
-  if (values['bandwidth-gbs'] !== undefined) {
-    bandwidthGbs = Number(values['bandwidth-gbs']);
-    if (!Number.isFinite(bandwidthGbs) || bandwidthGbs <= 0) throw new UsageError(`--bandwidth-gbs must be a positive number, got "${values['bandwidth-gbs']}"`);
-  }
-  let gguf: GgufInfo | null = opened?.gguf ?? null;
-  if (values.gguf !== undefined && !opened) {
-    try {
-      gguf = await readGgufInfo(resolve(cwd, values.gguf));
-    } catch (error) {
-      throw new UsageError(`--gguf: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  return { gguf, gpu: values.gpu ?? null, bandwidthGbs };
-}
-
 function endpointOptions(values: { 'base-url'?: string | undefined; 'api-key-env'?: string | undefined; kind?: string | undefined }, model: string | undefined, io: CliIO): EndpointOptions {
   const baseUrl = (values['base-url'] ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL such as ${DEFAULT_BASE_URL}, got "${baseUrl}"`);
-  let apiKey: string | undefined;
-  if (values['api-key-env'] !== undefined) {
-    apiKey = io.env[values['api-key-env']];
-    if (!apiKey) throw new UsageError(`--api-key-env ${values['api-key-env']}: that environment variable is not set`);
-  }
-  const kind = values.kind ?? (baseUrl === DEFAULT_BASE_URL ? 'lmstudio' : 'generic');
-  if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kind must be one of ${PROVIDER_KINDS.join(', ')}, got "${kind}"`);
+  const apiKeyEnv = values['api-key-env'];
+  const apiKey = envSecretFlag(io.env, 'api-key-env', apiKeyEnv);
+  const providerKind = oneOfFlag<ProviderKind>('kind', values.kind, PROVIDER_KINDS, baseUrl === DEFAULT_BASE_URL ? 'lmstudio' : 'generic');
   const bwrap = io.env['CRUCIBLEFORGE_BWRAP'];
-  return { baseUrl, apiKey, providerKind: kind as ProviderKind, model, bwrapPath: bwrap || undefined };
+  return { baseUrl, apiKey, apiKeyEnv, providerKind, model, bwrapPath: bwrap || undefined };
 }
 
-/** The seed's order of the ability tests: code, logic, JSON, instructions, summary (others after, by id). */
+/** The seed's order of the ability tests: code, logic, JSON, instructions, summary (others after, by id); agent tests last. */
 const SEED_ORDER = ['coding', 'reasoning', 'json', 'instruct', 'prose'];
 
-function seedRank(c: MaterializedCase): number {
-  const key = c.category === 'instruct' && c.grader.type === 'json' ? 'json' : c.category;
-  const rank = SEED_ORDER.indexOf(key);
+function seedRank(c: PlannedCase): number {
+  if (c.category === 'agent') return SEED_ORDER.length + 1;
+  const rank = SEED_ORDER.indexOf(c.category === 'instruct' && c.grader === 'json' ? 'json' : c.category);
   return rank === -1 ? SEED_ORDER.length : rank;
 }
 
-/** The classic suite: the quick profile's cases, materialised; ability tests first (in the seed's order), agent tests apart. */
-async function loadSuite(casesDir: string, sandbox: Sandbox | null): Promise<{ ability: MaterializedCase[]; agent: MaterializedCase[] }> {
-  const cases = await profileCases(casesDir, PROFILE, SEED, sandbox);
-  const ability = cases.filter((c) => c.category !== 'agent').sort((a, b) => seedRank(a) - seedRank(b) || a.id.localeCompare(b.id));
-  return { ability, agent: cases.filter((c) => c.category === 'agent') };
+/** The suite: the case set's driver with its plan in the seed's order (the runner runs one at a time, in plan order). */
+function inSuiteOrder(driver: CaseDriver): CaseDriver {
+  return { ...driver, plan: async (selection) => (await driver.plan(selection)).sort((a, b) => seedRank(a) - seedRank(b) || a.id.localeCompare(b.id)) };
 }
 
-/** The sandbox for the code test, or why there is none. */
-async function openSandbox(allowUnsandboxed: boolean, bwrapPath: string | undefined): Promise<{ sandbox: Sandbox | null; reason: string }> {
-  try {
-    return { sandbox: await createSandbox({ allowUnsandboxed, ...(bwrapPath ? { bwrapPath } : {}) }), reason: '' };
-  } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
-      return { sandbox: null, reason: 'not run: no sandbox (install bubblewrap, or --allow-unsandboxed)' };
+/** Prints the run's events bench-llm style (the reporter's sections): the speed section, each test as it ends, a score per section. */
+async function follow(handle: RunHandle, io: CliIO, paint: Paint, speedOf: () => Promise<SpeedReport | null>): Promise<{ rows: RunRow[]; stopped: boolean }> {
+  const sections = new BenchSections<RunRow>(handle.plan.cases, paint);
+  const say = (lines: string[]) => lines.length > 0 && io.stdout.write(`${lines.join('\n')}\n`);
+  let stopped = false;
+  for await (const event of handle.events) {
+    if (event.type === 'speed') {
+      const report = await speedOf();
+      if (report) say(benchSpeedSection(report, paint));
+    } else if (event.type === 'case-start') say(sections.start(event.case_id));
+    else if (event.type === 'case-end') say(sections.end(event.row));
+    else if (event.type === 'run-end') say(sections.close());
+    else if (event.type === 'notice') io.stderr.write(`bench-llm: ${event.message}\n`);
+    else if (event.type === 'model-stopped') {
+      stopped = true;
+      io.stderr.write(`bench-llm: the endpoint failed: ${event.message}\n`);
     }
-    throw error;
   }
+  return { rows: sections.rows, stopped };
+}
+
+interface Measured {
+  speed: SpeedReport | null;
+  rows: RunRow[];
+  run: BenchResults['run'];
+  casesDir: string | null;
+  sandboxed: boolean | null;
+  code: number;
+}
+
+/** --speed-only: the speed benchmark alone (no case is run, no model-written code). */
+/** Where the model is: an endpoint, or a GGUF in this process. */
+type Target = { o: EndpointOptions; local: null } | { o: null; local: InProcess };
+
+async function speedOnly(t: Target, model: string, settings: SpeedSettings, io: CliIO, paint: Paint): Promise<Measured> {
+  const opened = t.local?.opened;
+  const via = opened
+    ? { completer: opened.engine, endpointLabel: `in-process:${opened.info.gguf}`, metadata: false, providerKind: 'llamacpp' as const }
+    : { baseUrl: t.o!.baseUrl, providerKind: t.o!.providerKind, ...(t.o!.apiKey ? { apiKey: t.o!.apiKey } : {}) };
+  try {
+    const speed = await runSpeedBenchmark({ ...settings, ...via, model, signal: io.signal });
+    io.stdout.write(`${benchSpeedSection(speed, paint).join('\n')}\n`);
+    return { speed, rows: [], run: null, casesDir: null, sandboxed: null, code: EXIT.ok };
+  } catch (error) {
+    if (!CrucibleError.isInstance(error)) throw error;
+    io.stderr.write(`bench-llm: speed benchmark failed: ${error.message}\n`);
+    return { speed: null, rows: [], run: null, casesDir: null, sandboxed: null, code: EXIT.failed };
+  }
+}
+
+/** The suite through the runner: preflight, the speed measurement, then the tests one at a time, stored as a run. */
+async function suite(t: Target, model: string, settings: SpeedSettings, values: Values, io: CliIO, paint: Paint, runsDir: string): Promise<Measured> {
+  const casesDir = casesDirOf(io, values.cases);
+  // no sandbox: the runner skips the code test (nothing sent) and says why in its row
+  const sandbox = await openSandbox(io, { who: 'bench-llm', allowUnsandboxed: values['allow-unsandboxed'], quiet: !values['allow-unsandboxed'] });
+  const noSandbox = () => Promise.reject(sandboxError('SANDBOX_UNAVAILABLE', 'install bubblewrap, or --allow-unsandboxed'));
+  const e = engineOptions(values);
+  const engine = { ...(e.threads ? { threads: e.threads } : {}), ...(e.contextSize ? { context: e.contextSize } : {}), ...(e.batchSize ? { batch: e.batchSize } : {}) };
+  const { config, label } = t.local ? endpointConfig({ gguf: t.local.gguf, engine, model }) : benchConfig(t.o, model);
+  const handle = await createRun({
+    config,
+    env: io.env,
+    models: [label],
+    profile: PROFILE,
+    seed: SEED,
+    resultsDir: runsDir,
+    casesDir,
+    driver: inSuiteOrder(await defaultDriver(casesDir)),
+    toolVersion: VERSION,
+    speed: settings,
+    world: { sandbox: sandbox ?? noSandbox, secrets: t.o?.apiKey ? [t.o.apiKey] : [] },
+    signal: io.signal,
+    ...leaseCacheOption(io.env),
+  });
+  const speedOf = async () => (await readRunSpeed(runsDir, handle.runId))?.find((s) => s.model === label)?.report ?? null;
+  const { rows, stopped } = await follow(handle, io, paint, speedOf);
+  await handle.done;
+  const skippedCode = rows.some((r) => r.grade.status === 'skipped' && /no sandbox/.test(r.grade.reason));
+  const code = stopped || rows.some((r) => r.grade.status === 'error') ? EXIT.failed : skippedCode ? EXIT.noSandbox : EXIT.ok;
+  return { speed: await speedOf(), rows, run: { run_id: handle.runId, dir: handle.plan.dir }, casesDir, sandboxed: sandbox?.sandboxed ?? null, code };
+}
+
+/** bench-llm on a GGUF in process (`--gguf` without `--base-url`): the runner's in-process provider, or the opened engine for --speed-only. */
+interface InProcess {
+  gguf: string;
+  opened: OpenedEngine | null;
 }
 
 async function benchmark(named: string | undefined, values: Values, io: CliIO, emit: (value: unknown) => void): Promise<number> {
-  const inProcess = values.gguf !== undefined && values['base-url'] === undefined;
-  let opened: OpenedEngine | null = null;
-  if (inProcess) {
-    opened = await openEngine(io, values.gguf!, values, named);
-  }
+  if (values.gguf === undefined || values['base-url'] !== undefined) return benchmarkWith(named!, values, io, null, emit);
+  const gguf = resolve(io.cwd, values.gguf);
+  // --speed-only measures the engine here; the suite runs through the runner's in-process provider (it loads the engine)
+  const opened = values['speed-only'] ? await openEngine(io, values, named) : null;
   try {
-    return await benchmarkWith(opened?.info.model ?? named!, values, io, opened, emit);
+    return await benchmarkWith(opened?.info.model ?? named ?? basename(gguf).replace(/\.gguf$/i, ''), values, io, { gguf, opened }, emit);
   } finally {
     await opened?.engine.close();
   }
 }
 
-async function benchmarkWith(model: string, values: Values, io: CliIO, opened: OpenedEngine | null, emit: (value: unknown) => void): Promise<number> {
-  const o = opened ? null : endpointOptions(values, model, io);
-  const hw = await hardware(values, io, model, o, opened);
+async function benchmarkWith(model: string, values: Values, io: CliIO, local: InProcess | null, emit: (value: unknown) => void): Promise<number> {
+  const o = local ? null : endpointOptions(values, model, io);
+  const endpoint = o ? { baseUrl: o.baseUrl, providerKind: o.providerKind, apiKey: o.apiKey } : null;
+  const hw = await hardwareFlags(values, io, { model, opened: local?.opened ?? null, endpoint });
   const paint = paintFor(io.stdout.isTTY, io.env);
-  const say = (lines: string[]) => io.stdout.write(`${lines.join('\n')}\n`);
   const started = new Date();
-  const meta = o ? await listModelMetadata(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), model }).catch(() => null) : null;
-  const info: ModelInfo | null = meta?.models.find((m) => m.id === model) ?? null;
-  say(header(model, hw.gguf?.file_size_bytes ?? info?.size_bytes ?? null, hw.gguf?.quantization ?? info?.quantization ?? null));
-  if (opened) say([`  ${engineLine(opened.info)}`, '']);
-
-  let speed: SpeedReport;
-  try {
-    speed = await runSpeedBenchmark({
-      ...(o ? { baseUrl: o.baseUrl, providerKind: o.providerKind, ...(o.apiKey ? { apiKey: o.apiKey } : {}) } : {}),
-      ...(opened ? { completer: opened.engine, endpointLabel: `in-process:${opened.info.gguf}`, metadata: false, providerKind: 'llamacpp' as const } : {}),
-      model,
-      ...(values.quick ? { prompts: ['short'], runs: 2, warmup: 1 } : { runs: 3, warmup: 1 }),
-      gguf: hw.gguf,
-      gpu: hw.gpu,
-      bandwidthGbs: hw.bandwidthGbs,
-      ...hw.roofline,
-      signal: io.signal,
-    });
-  } catch (error) {
-    if (!CrucibleError.isInstance(error)) throw error;
-    io.stderr.write(`bench-llm: speed benchmark failed: ${error.message}\n`);
-    return EXIT.failed;
+  const metadata = o ? (await probeEndpoint(o.baseUrl, { ...(o.apiKey ? { apiKey: o.apiKey } : {}), model })).metadata : null;
+  const info: ModelInfo | null = metadata?.models.find((m) => m.id === model) ?? null;
+  io.stdout.write(`${benchHeader(model, hw.gguf?.file_size_bytes ?? info?.size_bytes ?? null, hw.gguf?.quantization ?? info?.quantization ?? null).join('\n')}\n`);
+  const settings: SpeedSettings = { ...(values.quick ? { prompts: ['short'], runs: 2, warmup: 1 } : { runs: 3, warmup: 1 }), ...hw };
+  if (local?.opened) {
+    const { engineLine } = await import('@crucibleforge/engine-llamacpp');
+    io.stdout.write(`  ${engineLine(local.opened.info)}\n\n`);
   }
-  say(speedSection(speed, paint));
-
-  const ability: TestResult[] = [];
-  const agent: TestResult[] = [];
-  let sandboxed: boolean | null = null;
-  let endpointFailed = false;
-  let noSandbox = false;
-  const casesDir = values['speed-only'] ? null : casesDirOf(io, values.cases);
-  if (casesDir) {
-    const bwrapPath = io.env['CRUCIBLEFORGE_BWRAP'] || undefined;
-    const { sandbox, reason } = await openSandbox(values['allow-unsandboxed'], bwrapPath);
-    sandboxed = sandbox?.sandboxed ?? null;
-    if (sandbox && !sandbox.sandboxed) io.stderr.write('bench-llm: WARNING: bwrap is unavailable; the code test runs WITHOUT a sandbox (--allow-unsandboxed)\n');
-    const suite = await loadSuite(casesDir, sandbox);
-    const completer = opened
-      ? opened.engine
-      : createTimedCompleter({ baseUrl: o!.baseUrl, model, providerKind: o!.providerKind, ...(o!.apiKey ? { apiKey: o!.apiKey } : {}), signal: io.signal });
-    const run = { completer, sandbox, noSandboxReason: reason, signal: io.signal };
-    try {
-      const width = dotWidth(suite.ability.map((c) => c.title));
-      say([`  ${paint.bold(ABILITY_TITLE)}`]);
-      ability.push(...(await runTests(suite.ability, { ...run, onResult: (r) => say(testLines(r, width, paint)) })));
-      say([abilityScoreLine(ability), '']);
-      const agentWidth = dotWidth(suite.agent.flatMap((c) => (c.grader.type === 'agent' ? c.grader.parts.map((p) => p.name) : [c.title])));
-      say([`  ${paint.bold(AGENT_TITLE)}`]);
-      agent.push(...(await runTests(suite.agent, { ...run, onResult: (r) => say(testLines(r, agentWidth, paint)) })));
-      say([agentScoreLine(agent), '']);
-    } catch (error) {
-      if (!CrucibleError.isInstance(error)) throw error;
-      io.stderr.write(`bench-llm: the endpoint failed during the tests: ${error.message}\n`);
-      endpointFailed = true;
-    }
-    noSandbox = sandbox === null && [...ability, ...agent].some((t) => t.status === 'skipped');
-    endpointFailed ||= [...ability, ...agent].some((t) => t.status === 'error');
-  }
-
   const path = resultsPath({ out: values.out, cwd: io.cwd, home: io.env['HOME'], model, date: started });
-  const results = buildResults({
+  const target: Target = local ? { o: null, local } : { o: o!, local: null };
+  const measured = values['speed-only'] ? await speedOnly(target, model, settings, io, paint) : await suite(target, model, settings, values, io, paint, join(dirname(path), 'runs'));
+  const results = benchResults({
     tool_version: VERSION,
     model,
-    base_url: speed.base_url,
+    base_url: measured.speed?.base_url ?? o?.baseUrl ?? `in-process:${local!.gguf}`,
     started_at: started.toISOString(),
     finished_at: new Date().toISOString(),
-    settings: { quick: values.quick, speed_only: values['speed-only'], cases_dir: casesDir, profile: PROFILE, seed: SEED, sandboxed },
-    endpoint: { model: info, sources: meta?.sources ?? [] },
-    speed,
-    ability,
-    agent,
+    settings: { quick: values.quick, speed_only: values['speed-only'], cases_dir: measured.casesDir, profile: PROFILE, seed: SEED, sandboxed: measured.sandboxed },
+    run: measured.run,
+    speed: measured.speed,
+    rows: measured.rows,
   });
   const saved = redactDeep(results, makeRedactor([o?.apiKey]));
-  await writeResults(path, saved);
-  say([`  📄 Results saved: ${shortPath(path, io.env['HOME'])}`, '']);
+  await writeJsonFile(path, saved);
+  io.stdout.write(`  📄 Results saved: ${shortPath(path, io.env['HOME'])}\n\n`);
   emit(saved);
-  if (endpointFailed) return EXIT.failed;
-  return noSandbox ? EXIT.noSandbox : EXIT.ok;
+  return measured.code;
 }
 
 export const command: CommandModule = {

@@ -1,10 +1,10 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadCases } from '@crucibleforge/cases';
+import { loadCases } from '@crucibleforge/cases/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { memoryIO } from '../testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 const CASE = `# kept comment
 id: math-small-sum

@@ -1,12 +1,14 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { difficultyFromEvidence, grade as gradeReply, withCalibration, type BlindCalibration } from '@crucibleforge/cases';
+import { grade as gradeReply, parseReplyFile } from '@crucibleforge/cases';
+import { difficultyFromEvidence, withCalibration, type BlindCalibration } from '@crucibleforge/cases/internal';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { intFlag, parseCommandArgs } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { inert } from '../output';
-import { concrete, lazySandbox, parseReplyFile, pickCase } from './cases-grade';
+import { lazySandbox } from '../sandbox-open';
+import { concrete, pickCase } from './cases-grade';
 
 /**
  * `cases calibrate <id> --attempts DIR --solver TEXT [--write]`: grades every blind attempt in DIR (one reply
@@ -41,7 +43,7 @@ export async function calibrate(args: string[], io: CliIO): Promise<number> {
   if (files.length === 0) throw new UsageError(`--attempts ${dir}: no attempt files`);
   const picked = await pickCase(io, values.cases, positionals[0], 'calibrate');
   if (typeof picked === 'number') return picked;
-  const sandbox = lazySandbox(io, values['allow-unsandboxed'] ?? false);
+  const sandbox = lazySandbox(io, { who: 'crucibleforge cases calibrate', allowUnsandboxed: values['allow-unsandboxed'] ?? false, poolSize: 2 });
   const c = await concrete(io, picked, seed, sandbox);
   if (typeof c === 'number') return c;
   if (c.grader.type === 'judge') throw new UsageError(`${c.id} is judged prose: calibrate auto-graded cases only`);

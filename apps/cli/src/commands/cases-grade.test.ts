@@ -2,12 +2,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCases } from '@crucibleforge/cases';
+import { loadCaseSet } from '@crucibleforge/cases';
 import { createSandbox } from '@crucibleforge/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { memoryIO } from '../testing';
-import { parseReplyFile } from './cases-grade';
+import { memoryIO } from '@crucibleforge/testkit';
 
 const REAL_CASES = fileURLToPath(new URL('../../../../cases', import.meta.url));
 const TOOL = `id: tooluse-refund
@@ -39,31 +38,6 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-describe('parseReplyFile', () => {
-  it('reads plain text, and JSON that is not a stored row, as the reply itself', () => {
-    expect(parseReplyFile('Answer: 4\n', 'r.txt')).toEqual({ content: 'Answer: 4\n' });
-    expect(parseReplyFile('{"name": "Ada", "age": 36}', 'r.json')).toEqual({ content: '{"name": "Ada", "age": 36}' });
-    expect(parseReplyFile('{"content": "x"}', 'r.json', true)).toEqual({ content: '{"content": "x"}' });
-  });
-  it('reads a stored row: content, tool calls by turn (flattened), transcript, finish reason', () => {
-    const row = { content: 'done', tool_calls_by_turn: [[{ id: 'a', name: 'lookup', arguments: '{"order":50}' }], [{ name: 'x', arguments: { y: 1 } }]], transcript: [{ role: 'user', content: 'hi' }], finish_reason: 'length', grade: {} };
-    expect(parseReplyFile(JSON.stringify(row), 'r.json')).toEqual({
-      content: 'done',
-      tool_calls: [
-        { id: 'a', name: 'lookup', arguments: '{"order":50}' },
-        { id: 'call_x', name: 'x', arguments: '{"y":1}' },
-      ],
-      transcript: [{ role: 'user', content: 'hi' }],
-      finish_reason: 'length',
-    });
-  });
-  it('names the file and the field that is wrong', () => {
-    expect(() => parseReplyFile('{"content": "", "tool_calls_by_turn": [{}]}', '/x/r.json')).toThrow('/x/r.json: "tool_calls_by_turn" must be an array of arrays');
-    expect(() => parseReplyFile('{"content": "", "finish_reason": "sleepy"}', '/x/r.json')).toThrow('/x/r.json: "finish_reason" must be one of');
-    expect(() => parseReplyFile('{"content": "", "tool_calls": [{"id": 1}]}', '/x/r.json')).toThrow('/x/r.json: tool_calls[0]: a tool call needs a "name" string');
-  });
-});
-
 describe('crucibleforge cases grade', () => {
   it('grades a tool reply from a stored row (exit 0) and a lookalike (exit 1, --json)', async () => {
     const good = await file('good.json', JSON.stringify({ content: '', tool_calls_by_turn: [[{ id: 'c', name: 'refund', arguments: '{"invoice": 50}' }]] }));
@@ -91,8 +65,7 @@ describe('crucibleforge cases grade', () => {
   });
   it('grades a real coding case in the sandbox like a run: the reference passes, a stub fails', async (ctx) => {
     if (!(await createSandbox({ poolSize: 1 }).then(() => true, () => false))) ctx.skip('no sandbox');
-    const loaded = await loadCases(REAL_CASES);
-    if (!loaded.ok) throw new Error('cases do not load');
+    const loaded = await loadCaseSet(REAL_CASES);
     const def = loaded.cases.find((c) => c.def.id === 'coding-merge-bookings')!.def;
     const ref = await file('ref.md', `Here:\n\n\`\`\`python\n${def.reference.solution}\n\`\`\`\n`);
     const t = memoryIO({ cwd: tmp });
@@ -113,8 +86,7 @@ describe('crucibleforge cases show', () => {
     expect(Object.keys(shown).sort()).toEqual(['max_tokens', 'messages', 'tools', 'turns']);
     expect(shown.messages.at(-1)).toEqual({ role: 'user', content: shown.turns[0] });
     const yaml = await readFile(join(REAL_CASES, 'coding', 'coding-merge-bookings.yaml'), 'utf8');
-    const loaded = await loadCases(REAL_CASES);
-    if (!loaded.ok) throw new Error('cases do not load');
+    const loaded = await loadCaseSet(REAL_CASES);
     const def = loaded.cases.find((c) => c.def.id === 'coding-merge-bookings')!.def;
     expect(yaml).toContain(def.reference.solution!.split('\n')[1]!);
     expect(t.stdout()).not.toContain(def.reference.solution!.split('\n')[1]!.trim());

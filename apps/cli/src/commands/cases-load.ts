@@ -1,30 +1,21 @@
-import { join } from 'node:path';
-import { applyProfile, findProfile, formatProblem, loadCases, loadProfiles, type LoadedCase, type Profile, type SourceProblem } from '@crucibleforge/cases';
-import { CrucibleError } from '@crucibleforge/core';
-import { EXIT, type CliIO } from '../io';
+import { applyProfile, findProfile, formatProblem, isCasesError, loadCaseSet, type LoadedCase, type Profile, type SourceProblem } from '@crucibleforge/cases';
+import type { CliIO } from '../io';
+import { exitCodeFor } from '../runner-context';
 
-function printProblems(io: CliIO, dir: string, problems: SourceProblem[]): number {
-  for (const p of problems) io.stderr.write(`${formatProblem({ ...p, file: join(dir, p.file) })}\n`);
-  io.stderr.write(`crucibleforge cases: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${dir}; nothing was loaded\n`);
-  return EXIT.usage;
-}
-
-/** Loads cases and profiles (all or nothing) and applies --profile; a number is the exit code. */
+/** Loads the case set (all or nothing, cases' loadCaseSet) and applies --profile; a number is the exit code (every problem printed with file:line). */
 export async function loadSelection(io: CliIO, dir: string, profileName: string | undefined): Promise<{ cases: LoadedCase[]; all: LoadedCase[]; profiles: Profile[] } | number> {
-  const loaded = await loadCases(dir);
-  if (!loaded.ok) return printProblems(io, dir, loaded.problems);
-  const profiles = await loadProfiles(dir);
-  if (!profiles.ok) return printProblems(io, dir, profiles.problems);
   try {
-    for (const p of profiles.profiles) applyProfile(p, loaded.cases);
-    const cases = profileName === undefined ? loaded.cases : applyProfile(findProfile(profiles.profiles, profileName), loaded.cases);
-    return { cases, all: loaded.cases, profiles: profiles.profiles };
+    const set = await loadCaseSet(dir);
+    for (const p of set.profiles) applyProfile(p, set.cases);
+    const cases = profileName === undefined ? set.cases : applyProfile(findProfile(set.profiles, profileName), set.cases);
+    return { cases, all: set.cases, profiles: set.profiles };
   } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code.startsWith('CASES_')) {
-      io.stderr.write(`crucibleforge cases: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    throw error;
+    if (!isCasesError(error)) throw error;
+    const problems = isCasesError(error, 'CASES_INVALID') ? (error.details['problems'] as SourceProblem[]) : [];
+    for (const p of problems) io.stderr.write(`${formatProblem(p)}\n`);
+    io.stderr.write(
+      problems.length > 0 ? `crucibleforge cases: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${dir}; nothing was loaded\n` : `crucibleforge cases: ${error.message}\n`,
+    );
+    return exitCodeFor(error.kind);
   }
 }
-

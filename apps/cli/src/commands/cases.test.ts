@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseCaseFile } from '@crucibleforge/cases';
 import { createSandbox } from '@crucibleforge/sandbox';
-import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { memoryIO } from '../testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const REAL_CASES = join(REPO, 'cases');
@@ -167,8 +167,8 @@ describe('crucibleforge cases verify', () => {
     const text = await readFile(join(REAL_CASES, 'coding', 'coding-merge-bookings.yaml'), 'utf8');
     const dir = await casesDir('real-code', { 'coding/coding-merge-bookings.yaml': text });
     // every mutant and every wrong reply of the corpus is a negative control
-    const def = parseYaml(text) as { verify: { wrong_solutions: unknown[]; wrong_replies: unknown[] } };
-    const controls = def.verify.wrong_solutions.length + def.verify.wrong_replies.length;
+    const verify = parseCaseFile(text, 'coding/coding-merge-bookings.yaml').cases[0]!.def.verify as { wrong_solutions: unknown[]; wrong_replies: unknown[] };
+    const controls = verify.wrong_solutions.length + verify.wrong_replies.length;
     const t = memoryIO({ cwd: tmp });
     const code = await main(['cases', 'verify', '--cases', dir, 'coding-merge-bookings', '-v'], t.io);
     if (!available) {

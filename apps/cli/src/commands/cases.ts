@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { CATEGORIES, CrucibleError, didYouMean } from '@crucibleforge/core';
+import { CATEGORIES, didYouMean } from '@crucibleforge/core';
 import { assertKnownIds, formatVerifySummary, verifyCases, type LoadedCase } from '@crucibleforge/cases';
-import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
+import { lazySandbox } from '../sandbox-open';
+import { withRunnerErrors } from '../runner-context';
 import { parseCommandArgs } from '../args';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
@@ -150,22 +151,8 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   const dir = casesDirOf(io, values.cases);
   const selection = await loadSelection(io, dir, values.profile);
   if (typeof selection === 'number') return selection;
-  let cases: LoadedCase[];
-  try {
-    cases = filterCases(io, dir, selection.all, selection.cases, positionals);
-  } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'CASES_UNKNOWN_CASE') {
-      io.stderr.write(`crucibleforge cases: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    throw error;
-  }
-  const bwrapPath = io.env['CRUCIBLEFORGE_BWRAP'];
-  const makeSandbox = async (): Promise<Sandbox> => {
-    const sandbox = await createSandbox({ allowUnsandboxed: values['allow-unsandboxed'] ?? false, ...(bwrapPath ? { bwrapPath } : {}) });
-    if (!sandbox.sandboxed) io.stderr.write('crucibleforge cases verify: WARNING: bwrap is unavailable; running case programs WITHOUT a sandbox\n');
-    return sandbox;
-  };
+  // an unknown id is a config error (exit 2); no sandbox is exit 3 (withRunnerErrors)
+  const cases = filterCases(io, dir, selection.all, selection.cases, positionals);
   const started = performance.now();
   // with --json stdout carries only the report; the lines a person reads go to stderr
   const lines = values.json ? io.stderr : io.stdout;
@@ -173,7 +160,7 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   let report;
   try {
     report = await verifyCases(cases, {
-      sandbox: makeSandbox,
+      sandbox: lazySandbox(io, { who: 'crucibleforge cases verify', allowUnsandboxed: values['allow-unsandboxed'] ?? false }),
       signal: io.signal,
       onResult: (r) => {
         progress.clear();
@@ -186,12 +173,6 @@ async function verify(args: string[], io: CliIO): Promise<number> {
         progress.count(r.ok);
       },
     });
-  } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
-      io.stderr.write(`crucibleforge cases verify: ${error.message}\n`);
-      return EXIT.noSandbox;
-    }
-    throw error;
   } finally {
     progress.clear();
   }
@@ -217,11 +198,8 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const [sub, ...rest] = args;
-    if (sub === 'list') return list(rest, io);
-    if (sub === 'verify') return verify(rest, io);
-    if (sub === 'grade') return grade(rest, io);
-    if (sub === 'show') return show(rest, io);
-    if (sub === 'calibrate') return calibrate(rest, io);
+    const run = sub === 'list' ? list : sub === 'verify' ? verify : sub === 'grade' ? grade : sub === 'show' ? show : sub === 'calibrate' ? calibrate : undefined;
+    if (run) return withRunnerErrors(io, 'cases', () => run(rest, io));
     if (sub === undefined) throw new UsageError('give a subcommand: list, verify, grade, show or calibrate');
     const guess = didYouMean(sub, SUBCOMMANDS);
     throw new UsageError(`unknown subcommand "${inert(sub)}"${guess ? ` (did you mean "${guess}"?)` : ''}; the subcommands are ${SUBCOMMANDS.join(', ')}`);

@@ -6,8 +6,7 @@ import { listRuns, writeRunSpeed } from '@crucibleforge/runner';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim } from '../runner-testing';
-import { memoryIO } from '../testing';
+import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, speedReportOf, startFixtureSim } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 let ws: { dir: string; config: string; results: string };
@@ -15,7 +14,8 @@ let ws: { dir: string; config: string; results: string };
 let both: string;
 let mathOnly: string;
 
-const store = () => ['--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES, '--allow-unsandboxed'];
+// --no-speed: the tests store chosen speed figures with the runs
+const store = () => ['--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR, '--allow-unsandboxed', '--no-speed'];
 
 async function compare(...args: string[]) {
   const t = memoryIO({ cwd: ws.dir });
@@ -71,7 +71,8 @@ describe('crucibleforge compare', () => {
   });
 
   it('gates on speed when the runs have it: exit 1 when the candidate is slower beyond noise and threshold, 0 the other way', async () => {
-    await writeRunSpeed(ws.results, both, [speed('strong', 100), speed('weak', 50)]);
+    await writeRunSpeed(ws.results, both, 'strong', speedReportOf(speed('strong', 100)));
+    await writeRunSpeed(ws.results, both, 'weak', speedReportOf(speed('weak', 50)));
     const slower = await compare(`${both}:strong`, `${both}:weak`, '--gate', 'speed', '--max-slowdown', '10%', '--json');
     expect(slower.code).toBe(1);
     const c = JSON.parse(slower.out) as Comparison;

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { compareRuns, DEFAULT_GATE, parseGate, renderComparisonJson, renderComparisonMarkdown, renderComparisonText, type GateMetric } from '@crucibleforge/report';
+import { compareRuns, DEFAULT_GATE, parseGate, parseThresholds, renderComparisonJson, renderComparisonMarkdown, renderComparisonText } from '@crucibleforge/report';
 import { parseCommandArgs } from '../args';
 import { loadSide, parseSideSpec } from '../compare-sides';
 import { EXIT, UsageError, type CommandModule } from '../io';
@@ -45,36 +45,11 @@ const options = {
   'baseline-results': { type: 'string' },
 } as const;
 
-/** `3`, `3pp` → 3 (percentage points). */
-function pointsFlag(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value.trim().replace(/\s*pp$/i, ''));
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be percentage points ≥ 0 (e.g. 3), got "${value}"`);
-  return n;
-}
-
-/** `10%` or `10` → 0.1. */
-function percentFlag(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value.trim().replace(/\s*%$/, ''));
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a percentage ≥ 0 (e.g. 10%), got "${value}"`);
-  return n / 100;
-}
-
 function alphaFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!(n > 0 && n < 1)) throw new UsageError(`--alpha must be a number between 0 and 1 (e.g. 0.05), got "${value}"`);
   return n;
-}
-
-function gateFlag(value: string | undefined): GateMetric[] | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return parseGate(value);
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }
 
 export const command: CommandModule = {
@@ -84,15 +59,15 @@ export const command: CommandModule = {
     if (positionals.length !== 2) throw new UsageError(`give a baseline and a candidate (RUN_ID[:model] each), got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
     const baselineSpec = parseSideSpec(positionals[0]!, 'baseline');
     const candidateSpec = parseSideSpec(positionals[1]!, 'candidate');
-    const gate = gateFlag(values.gate);
-    const thresholds = {
-      ...(values['max-drop-pp'] === undefined ? {} : { max_drop_pp: pointsFlag('max-drop-pp', values['max-drop-pp'])! }),
-      ...(values['max-slowdown'] === undefined ? {} : { max_slowdown: percentFlag('max-slowdown', values['max-slowdown'])! }),
-      ...(values['max-cost-increase'] === undefined ? {} : { max_cost_increase: percentFlag('max-cost-increase', values['max-cost-increase'])! }),
-      ...(values['max-token-increase'] === undefined ? {} : { max_token_increase: percentFlag('max-token-increase', values['max-token-increase'])! }),
-    };
     const alpha = alphaFlag(values.alpha);
     return withRunnerErrors(io, 'compare', async () => {
+      // an unknown gate or a bad threshold is a config error naming the flag (exit 2)
+      const gate = values.gate === undefined ? undefined : parseGate(values.gate);
+      const flag = (key: string) => `--${key.replace(/_/g, '-')}`;
+      const thresholds = parseThresholds(
+        { max_drop_pp: values['max-drop-pp'], max_slowdown: values['max-slowdown'], max_cost_increase: values['max-cost-increase'], max_token_increase: values['max-token-increase'] },
+        flag,
+      );
       const resultsDir = resultsDirOf(io, values.results);
       const baselineDir = values['baseline-results'] ? resolve(io.cwd, values['baseline-results']) : resultsDir;
       const comparison = compareRuns({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Comparison, ReportData } from '@crucibleforge/report';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { memoryIO } from '../testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 const dir = mkdtempSync(join(tmpdir(), 'cf-demo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,7 +28,7 @@ describe('crucibleforge demo', () => {
     expect(out).toContain('sim-strong (simulated: answers from the case references)');
     expect(out).toContain('sim-faulty (simulated: realistic faults)');
     expect(out).toContain('sim-judge (simulated reference judge)');
-    expect(out).toMatch(/sim-strong +TTFT \d\.\d{3} s · decode \d+ T\/s.*plausibility UNKNOWN \(simulated: no weights\)/);
+    expect(out).toMatch(/sim-strong: speed TTFT \d\.\d{3} s · decode \d+ T\/s/);
     // One real measurement: llama.cpp in process on a generated random-weight GGUF, held to this machine's roofline.
     expect(out).toMatch(/real engine — llama\.cpp in this process \(node-llama-cpp 3\.21\.1.*\) on a GGUF generated just now/);
     expect(out).toMatch(/random-llama +TTFT \d\.\d{3} s · decode \d+ T\/s · prefill \d+ T\/s · plausibility (HIGH|MEDIUM|LOW|SUSPICIOUS)\n/);
@@ -53,8 +53,9 @@ describe('crucibleforge demo', () => {
 
     // The speed run is stored with the run, so a later `report --latest` shows it too.
     const [runId] = readdirSync(join(outDir, 'results'));
-    const stored = JSON.parse(readFileSync(join(outDir, 'results', runId!, 'speed.json'), 'utf8')) as { speed: { model: string }[] };
-    expect(stored.speed.map((s) => s.model)).toEqual(['sim-strong', 'sim-faulty']);
+    const stored = JSON.parse(readFileSync(join(outDir, 'results', runId!, 'speed.json'), 'utf8')) as { models: { model: string; report: { kind: string } }[] };
+    expect(stored.models.map((s) => s.model).sort()).toEqual(['sim-faulty', 'sim-strong']);
+    expect(stored.models.every((s) => s.report.kind === 'speed')).toBe(true);
     const later = memoryIO({ cwd: dir });
     expect(await main(['report', '--latest', '--results', join(outDir, 'results'), '--format', 'json'], later.io)).toBe(0);
     const again = JSON.parse(readFileSync(join(outDir, 'results', runId!, 'report.json'), 'utf8')) as ReportData;

@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
-import { CrucibleError } from '@crucibleforge/core';
-import { createSandbox, type Sandbox } from '@crucibleforge/sandbox';
+import type { Sandbox } from '@crucibleforge/sandbox';
+import { openSandbox } from '../sandbox-open';
 import { parseCommandArgs } from '../args';
-import { closingLines, runDemo } from '../demo-run';
+import { closingLines, runDemo } from '@crucibleforge/demo';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
-import { withRunnerErrors } from '../runner-context';
-import { jsonMode } from '../output';
+import { userDir, withRunnerErrors } from '../runner-context';
+import { renderRun } from '../runner-render';
+import { VERSION } from '../main';
+import { jsonMode, terminalWidth } from '../output';
 
 export const DEFAULT_DEMO_DIR = 'crucibleforge-demo';
 
@@ -28,15 +30,12 @@ Code is graded in the bubblewrap sandbox; without bwrap the demo still runs it (
 reference and wrong solutions, not model output) and says so.
 `;
 
+/** The sandbox, else the case set's own code runs without one (it is not model output), and the demo says so. */
 async function demoSandbox(io: CliIO): Promise<Sandbox> {
-  const bwrapPath = io.env['CRUCIBLEFORGE_BWRAP'] || undefined;
-  try {
-    return await createSandbox(bwrapPath ? { bwrapPath } : {});
-  } catch (error) {
-    if (!(CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE')) throw error;
-    io.stderr.write(`crucibleforge demo: ${error.message.split('. ')[0]}; running the case set's own code without it.\n`);
-    return createSandbox({ allowUnsandboxed: true, ...(bwrapPath ? { bwrapPath } : {}) });
-  }
+  const sandbox = await openSandbox(io, { who: 'crucibleforge demo', allowUnsandboxed: false, quiet: true });
+  if (sandbox) return sandbox;
+  io.stderr.write("crucibleforge demo: no usable sandbox (bubblewrap); running the case set's own code without it.\n");
+  return (await openSandbox(io, { who: 'crucibleforge demo', allowUnsandboxed: true, quiet: true }))!;
 }
 
 export const command: CommandModule = {
@@ -49,7 +48,18 @@ export const command: CommandModule = {
     const out = jsonMode(io, values.json);
     io = out.io;
     return withRunnerErrors(io, 'demo', async () => {
-      const outcome = await runDemo({ outDir, casesDir: casesDirOf(io, values.cases), pace, sandbox: await demoSandbox(io), io });
+      const outcome = await runDemo({
+        outDir,
+        casesDir: casesDirOf(io, values.cases),
+        pace,
+        sandbox: await demoSandbox(io),
+        toolVersion: VERSION,
+        say: (line) => io.stdout.write(`${line}\n`),
+        follow: (events) => renderRun(events, io),
+        signal: io.signal,
+        cacheDir: userDir(io.env, 'CACHE'),
+        width: terminalWidth(io),
+      });
       io.stdout.write(`${closingLines(outcome).join('\n')}\n`);
       out.emit({ summary: outcome.summary, files: outcome.files, surprises: outcome.surprises, faulty: outcome.faulty, seconds: outcome.seconds });
       const s = outcome.summary;

@@ -1,10 +1,10 @@
-import { startGuiServer } from '@crucibleforge/gui';
+import { GuiError, startGuiServer } from '@crucibleforge/gui';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { leaseCacheOption, locateConfig, resultsDirOf, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
-import { openSandbox } from '../runner-run';
+import { openSandbox } from '../sandbox-open';
 import { LISTEN_OPTIONS, listenFlags, serveUntilSignal } from '../serve';
 
 const DEFAULT_PORT = 8777;
@@ -49,7 +49,7 @@ export const command: CommandModule = {
       const { path: configPath, searched } = await locateConfig(io, values.config);
       const resultsDir = resultsDirOf(io, values.results);
       const casesDir = casesDirOf(io, values.cases);
-      const sandbox = await openSandbox(io, values['allow-unsandboxed'] ?? false);
+      const sandbox = await openSandbox(io, { who: 'crucibleforge gui', allowUnsandboxed: values['allow-unsandboxed'] ?? false });
       let gui;
       try {
         gui = await startGuiServer({
@@ -65,10 +65,10 @@ export const command: CommandModule = {
           ...(sandbox ? { world: { sandbox } } : {}),
         });
       } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code === 'GUI_TOKEN_INVALID') throw new UsageError(`--token: ${(error as Error).message}`);
-        if (code === 'GUI_LISTEN_FAILED') {
-          io.stderr.write(`crucibleforge gui: ${(error as Error).message} (try another --port, or --port 0 for a free one)\n`);
+        if (!(error instanceof GuiError)) throw error;
+        if (error.code === 'GUI_TOKEN_INVALID') throw new UsageError(`--token: ${error.message}`);
+        if (error.code === 'GUI_LISTEN_FAILED') {
+          io.stderr.write(`crucibleforge gui: ${error.message} (try another --port, or --port 0 for a free one)\n`);
           return EXIT.failed;
         }
         throw error;

@@ -3,8 +3,7 @@ import { listRuns, loadRun } from '@crucibleforge/runner';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { FIXTURE_CASES, fixtureWorkspace, judgeAnswer, startFixtureSim } from '../runner-testing';
-import { memoryIO } from '../testing';
+import { FIXTURE_CASES_DIR, fixtureWorkspace, judgeAnswer, memoryIO, startFixtureSim } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 beforeAll(async () => {
@@ -14,11 +13,11 @@ beforeAll(async () => {
 afterAll(async () => sim?.close());
 
 describe('crucibleforge judge --force', () => {
-  it('re-judges rows a previous judge judged once the judge changed, and only those', async () => {
+  it('re-judges rows a previous judge judged once the judge changed, and only those', { timeout: 30_000 }, async () => {
     const ws = await fixtureWorkspace(sim.url, '  judge2: { provider: local, id: judge2, context_length: 32768 }\n');
     const store = ['--config', ws.config, '--results', ws.results];
     const run = memoryIO({ cwd: ws.dir });
-    expect(await main(['run', '--profile', 'test', '--models', 'strong,weak', ...store, '--cases', FIXTURE_CASES, '--allow-unsandboxed'], run.io)).toBe(0);
+    expect(await main(['run', '--profile', 'test', '--models', 'strong,weak', ...store, '--cases', FIXTURE_CASES_DIR, '--allow-unsandboxed', '--no-speed'], run.io)).toBe(0);
     expect(await main(['judge', '--latest', ...store], memoryIO({ cwd: ws.dir }).io)).toBe(0);
     const [listed] = await listRuns(ws.results);
     const judges = async () => (await loadRun(ws.results, listed!.run_id)).rows.filter((r) => r.judge).map((r) => r.judge!.identity.model);

@@ -1,9 +1,8 @@
-import { configuredSecrets, judgeRun } from '@crucibleforge/runner';
-import { listFlag, parseCommandArgs } from '../args';
+import { configuredSecrets, eventText, judgeRun } from '@crucibleforge/runner';
+import { listFlag, parseCommandArgs, type ParsedCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
 import { runIdOf, runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
 import { JSON_FLAG_HELP, jsonMode } from '../output';
-import { judgeEventLine } from '../runner-render';
 
 const usage = `Usage: crucibleforge judge [--run ID | --latest] [--retry-errors] [--force] [--force-self-judge]
 
@@ -38,17 +37,7 @@ const options = {
   ...STORE_OPTIONS,
 } as const;
 
-export type JudgeValues = {
-  run?: string | undefined;
-  latest?: boolean | undefined;
-  'retry-errors'?: boolean | undefined;
-  force?: boolean | undefined;
-  'force-self-judge'?: boolean | undefined;
-  models?: string | undefined;
-  'no-canary'?: boolean | undefined;
-  results?: string | undefined;
-  config?: string | undefined;
-};
+export type JudgeValues = Partial<ParsedCommandArgs<typeof options>['values']>;
 
 /** The judge step shared with `all`. */
 export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string, emit: (value: unknown) => void = () => {}): Promise<number> {
@@ -65,7 +54,7 @@ export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string, 
     signal: io.signal,
     ...(models ? { models } : {}),
     world: { secrets: configuredSecrets(base.config, io.env) },
-    onEvent: (event) => io.stdout.write(`${judgeEventLine(event)}\n`),
+    onEvent: (event) => io.stdout.write(`${eventText(event)}\n`),
   });
   if (summary.judged === 0 && summary.self_judge_skipped === 0) {
     io.stdout.write(`nothing to judge in run ${id}${summary.pending > 0 ? ` (${summary.pending} rows keep a judge error; --retry-errors retries them)` : ''}\n`);

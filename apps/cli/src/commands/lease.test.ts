@@ -6,7 +6,10 @@ import { startLeaseServerDouble, type LeaseServerDouble } from '@crucibleforge/l
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CliIO } from '../io';
 import { main } from '../main';
-import { memoryIO } from '../testing';
+import { memoryIO } from '@crucibleforge/testkit';
+
+// vi.waitFor gives up after 1 s by default: loading a command on a busy machine can take longer (not a time check)
+const SETTLE = { timeout: 15_000 };
 
 let double: LeaseServerDouble;
 let dir: string;
@@ -31,7 +34,7 @@ describe('crucibleforge lease acquire', () => {
   it('holds a server lease until Ctrl-C, printing its id, then releases it', async () => {
     const t = controllableIO();
     const running = main(['lease', 'acquire', '--server', `${double.url}/v1`, '--devices', '0,1', '--model', 'org/m', '--reason', 'cli test', '--ttl-s', '900'], t.io);
-    await vi.waitFor(() => expect(t.stdout()).toContain('press Ctrl-C'));
+    await vi.waitFor(() => expect(t.stdout()).toContain('press Ctrl-C'), SETTLE);
     const [id] = [...double.state.leases.keys()];
     expect(t.stdout()).toContain(`lease ${id} held on GPU 0,1`);
     expect(double.requests.find((r) => r.method === 'POST')?.body).toMatchObject({ devices: [0, 1], model_ids: ['org/m'], reason: 'cli test', idle_ttl_s: 900, priority: 2 });
@@ -44,7 +47,7 @@ describe('crucibleforge lease acquire', () => {
   it('leases every GPU the server reports when --devices is omitted', async () => {
     const t = controllableIO();
     const running = main(['lease', 'acquire', '--server', double.url, '--json'], t.io);
-    await vi.waitFor(() => expect(t.stdout()).toContain('"event":"held"'));
+    await vi.waitFor(() => expect(t.stdout()).toContain('"event":"held"'), SETTLE);
     expect(JSON.parse(t.stdout().split('\n')[0]!)).toMatchObject({ event: 'held', kind: 'remote', devices: [0, 1, 2] });
     t.interrupt();
     expect(await running).toBe(0);
@@ -93,7 +96,7 @@ describe('crucibleforge lease acquire', () => {
   it('without --server takes a local lock until Ctrl-C, and refuses a second holder naming the first', async () => {
     const first = controllableIO();
     const running = main(['lease', 'acquire', '--devices', '0', '--reason', 'local eval', '--lock-dir', dir], first.io);
-    await vi.waitFor(() => expect(first.stdout()).toContain('(local lock)'));
+    await vi.waitFor(() => expect(first.stdout()).toContain('(local lock)'), SETTLE);
     const lockFile = join(dir, 'gpu-0.lock');
     expect(existsSync(lockFile)).toBe(true);
     // A second holder: the lock names our own (live) PID, so a fresh acquire must be refused.
@@ -112,7 +115,7 @@ describe('crucibleforge lease acquire', () => {
   it('uses the cache directory from the environment for local locks', async () => {
     const t = controllableIO({ XDG_CACHE_HOME: join(dir, 'xdg') });
     const running = main(['lease', 'acquire'], t.io);
-    await vi.waitFor(() => expect(existsSync(join(dir, 'xdg', 'crucibleforge', 'locks', 'gpu-0.lock'))).toBe(true));
+    await vi.waitFor(() => expect(existsSync(join(dir, 'xdg', 'crucibleforge', 'locks', 'gpu-0.lock'))).toBe(true), SETTLE);
     t.interrupt();
     expect(await running).toBe(0);
   });

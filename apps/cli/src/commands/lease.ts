@@ -1,7 +1,11 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   acquireLease,
   acquireLocalLease,
+  describeLease,
+  describeLeaseProgress,
+  describeLocalLock,
+  describeResident,
   fetchServerStatus,
   isLeaseError,
   listGpuIndices,
@@ -13,11 +17,10 @@ import {
   DEFAULT_IDLE_TTL_S,
   type Lease,
   type LeaseAuth,
-  type LeaseProgress,
   type LeaseServerOptions,
-  type LeaseView,
 } from '@crucibleforge/lease';
-import { intFlag, listFlag, parseCommandArgs } from '../args';
+import { envSecretFlag, intFlag, listFlag, parseCommandArgs } from '../args';
+import { leaseCacheOption } from '../runner-context';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 
 const usage = `Usage: crucibleforge lease status|acquire|release [options]
@@ -69,20 +72,13 @@ const options = {
 
 type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
 
-function envSecret(io: CliIO, flag: string, name: string | undefined): string | undefined {
-  if (name === undefined) return undefined;
-  const value = io.env[name];
-  if (value === undefined || value === '') throw new UsageError(`environment variable ${name} (named by --${flag}) is not set or empty`);
-  return value;
-}
-
 function connection(values: Values, io: CliIO): LeaseServerOptions {
   if (values.server === undefined) throw new UsageError('--server URL is required here');
   const header = values['api-key-header'];
   if (header !== undefined && header !== 'bearer' && header !== 'x-api-key') throw new UsageError(`--api-key-header must be bearer or x-api-key, got "${header}"`);
   const auth: LeaseAuth = {};
-  const apiKey = envSecret(io, 'api-key-env', values['api-key-env']);
-  const pin = envSecret(io, 'pin-env', values['pin-env']);
+  const apiKey = envSecretFlag(io.env, 'api-key-env', values['api-key-env']);
+  const pin = envSecretFlag(io.env, 'pin-env', values['pin-env']);
   if (apiKey !== undefined) auth.apiKey = apiKey;
   if (header !== undefined) auth.apiKeyHeader = header;
   if (pin !== undefined) auth.pin = pin;
@@ -102,37 +98,9 @@ function devicesFlag(value: string | undefined): number[] | undefined {
 
 function lockDir(values: Values, io: CliIO): string {
   if (values['lock-dir'] !== undefined) return resolve(io.cwd, values['lock-dir']);
-  const cache = io.env['XDG_CACHE_HOME'] || (io.env['HOME'] ? join(io.env['HOME'], '.cache') : undefined);
-  if (!cache) throw new UsageError('cannot find a cache directory (HOME and XDG_CACHE_HOME are unset); pass --lock-dir DIR');
-  return join(cache, 'crucibleforge', 'locks');
-}
-
-function ago(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '-';
-  if (seconds < 120) return `${Math.round(seconds)} s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  return `${(seconds / 3600).toFixed(1)} h`;
-}
-
-function leaseLine(lease: LeaseView, nowS: number): string {
-  const expires = lease.expires_at === null ? 'no TTL' : `expires in ${ago(lease.expires_at - nowS)}`;
-  const models = lease.model_ids.length > 0 ? ` models ${lease.model_ids.join(', ')}` : '';
-  return `  ${lease.id}  GPU ${lease.devices.join(',')}  ${lease.holder}  ${lease.state}  ${expires}${models}${lease.reason ? `  "${lease.reason}"` : ''}`;
-}
-
-function progressLine(event: LeaseProgress): string | null {
-  switch (event.type) {
-    case 'lease-wait': {
-      const who = event.blockers.map((b) => `${b.holder} (${b.id})`).concat(event.busyModels.map((m) => `busy ${m}`));
-      return `waiting: ${event.reason} (${event.status})${who.length > 0 ? `, in the way: ${who.join(', ')}` : ''}; asking again in ${Math.round(event.waitMs / 1000)} s`;
-    }
-    case 'heartbeat-failed':
-      return `heartbeat failed (${event.consecutive} in a row): ${event.error.message}`;
-    case 'lease-lost':
-      return `lease ${event.leaseId} lost: ${event.message}`;
-    default:
-      return null;
-  }
+  const dir = leaseCacheOption(io.env).leaseCacheDir;
+  if (!dir) throw new UsageError('cannot find a cache directory (HOME and XDG_CACHE_HOME are unset); pass --lock-dir DIR');
+  return dir;
 }
 
 async function status(values: Values, io: CliIO): Promise<number> {
@@ -144,11 +112,7 @@ async function status(values: Values, io: CliIO): Promise<number> {
       return EXIT.ok;
     }
     io.stdout.write(`local GPU locks in ${dir}: ${locks.length === 0 ? 'none' : ''}\n`);
-    for (const lock of locks) {
-      const r = lock.record;
-      const state = lock.alive === true ? 'held' : lock.alive === false ? 'stale (will be taken over)' : 'unknown';
-      io.stdout.write(`  GPU ${lock.device}  ${state}${r ? `  pid ${r.pid} on ${r.host}  ${r.holder}  since ${r.started_at}${r.reason ? `  "${r.reason}"` : ''}` : ''}\n`);
-    }
+    for (const lock of locks) io.stdout.write(`  ${describeLocalLock(lock)}\n`);
     return EXIT.ok;
   }
   const conn = connection(values, io);
@@ -159,11 +123,9 @@ async function status(values: Values, io: CliIO): Promise<number> {
   }
   const nowS = Date.now() / 1000;
   io.stdout.write(`leases on ${values.server}: ${leases.length === 0 ? 'none' : ''}\n`);
-  for (const lease of leases) io.stdout.write(`${leaseLine(lease, nowS)}\n`);
+  for (const lease of leases) io.stdout.write(`  ${describeLease(lease, nowS)}\n`);
   io.stdout.write(`loaded models: ${server.loaded.length === 0 ? 'none' : ''}\n`);
-  for (const model of server.loaded) {
-    io.stdout.write(`  ${model.model_id}  ${model.state}  GPU ${(model.plan?.devices ?? []).join(',')}  active ${model.active_requests ?? 0}\n`);
-  }
+  for (const model of server.loaded) io.stdout.write(`  ${describeResident(model)}\n`);
   return EXIT.ok;
 }
 
@@ -227,7 +189,7 @@ async function acquire(values: Values, io: CliIO): Promise<number> {
       ...(values.detach ? { registry: null } : {}),
       signal: io.signal,
       onProgress: (event) => {
-        const line = progressLine(event);
+        const line = describeLeaseProgress(event);
         if (line) io.stderr.write(`${line}\n`);
       },
     });

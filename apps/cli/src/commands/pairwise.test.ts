@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim } from '../runner-testing';
-import { memoryIO } from '../testing';
+import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, startFixtureSim } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 beforeAll(async () => {
@@ -17,7 +16,7 @@ describe('crucibleforge pairwise', () => {
     const ws = await fixtureWorkspace(sim.url);
     const common = ['--config', ws.config, '--results', ws.results];
     const t = memoryIO({ cwd: ws.dir });
-    expect(await main(['run', '--profile', 'test', '--models', 'strong,weak', '--cases', FIXTURE_CASES, '--allow-unsandboxed', ...common], t.io)).toBe(0);
+    expect(await main(['run', '--profile', 'test', '--models', 'strong,weak', '--cases', FIXTURE_CASES_DIR, '--allow-unsandboxed', '--no-speed', ...common], t.io)).toBe(0);
     const before = sim.requests.length;
     const p = memoryIO({ cwd: ws.dir });
     expect(await main(['pairwise', '--models', 'strong,weak', ...common], p.io)).toBe(0);
@@ -32,7 +31,7 @@ describe('crucibleforge pairwise', () => {
     expect(await main(['pairwise', '--models', 'strong', ...common], one.io)).toBe(2);
     // the judge model has answers of its own, so only the self-judging guard can stop this comparison
     const own = memoryIO({ cwd: ws.dir });
-    await main(['run', '--profile', 'test', '--models', 'judge', '--cases', FIXTURE_CASES, '--allow-unsandboxed', ...common], own.io);
+    await main(['run', '--profile', 'test', '--models', 'judge', '--cases', FIXTURE_CASES_DIR, '--allow-unsandboxed', '--no-speed', ...common], own.io);
     const rows = (await readdir(ws.results, { recursive: true })).filter((f) => f.endsWith('.jsonl'));
     const logged = (await Promise.all(rows.map((f) => readFile(join(ws.results, f), 'utf8')))).join('\n');
     expect(logged).toMatch(/"model":"judge"[^\n]*"case_id":"prose-capital-france"|"case_id":"prose-capital-france"[^\n]*"model":"judge"/);

@@ -1,8 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CATEGORIES, type Category } from '@crucibleforge/core';
-import { pairwiseRun, renderPairwiseMarkdown } from '@crucibleforge/runner';
-import { listFlag, parseCommandArgs } from '../args';
+import { renderPairwiseMarkdown } from '@crucibleforge/report';
+import { pairwiseRun, writePairwiseFile } from '@crucibleforge/runner';
+import { categoriesFlag, listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
 import { JSON_FLAG_HELP, jsonMode } from '../output';
@@ -39,10 +39,7 @@ export const command: CommandModule = {
     const { values } = parseCommandArgs(args, options, false);
     const models = listFlag(values.models) ?? [];
     if (models.length < 2) throw new UsageError('--models needs at least two labels, e.g. --models a,b');
-    const categories = listFlag(values.categories);
-    for (const c of categories ?? []) {
-      if (!(CATEGORIES as readonly string[]).includes(c)) throw new UsageError(`unknown category "${c}" (one of ${CATEGORIES.join(', ')})`);
-    }
+    const categories = categoriesFlag(values.categories);
     const out = jsonMode(io, values.json);
     io = out.io;
     return withRunnerErrors(io, 'pairwise', async () => {
@@ -52,18 +49,16 @@ export const command: CommandModule = {
         ...base,
         models,
         ...(runIds ? { runIds } : {}),
-        categories: (categories as Category[] | undefined) ?? null,
+        categories,
         forceSelfJudge: values['force-self-judge'] ?? false,
         signal: io.signal,
         onEvent: (e) => io.stdout.write(e.type === 'game' ? `${e.case_id}: ${e.a} vs ${e.b} → ${e.result}\n` : `${e.message}\n`),
       });
       const outDir = values.out ? resolve(io.cwd, values.out) : base.resultsDir;
-      await mkdir(outDir, { recursive: true });
-      const md = renderPairwiseMarkdown(result);
+      const jsonPath = await writePairwiseFile(outDir, result);
+      const md = renderPairwiseMarkdown(result.summary);
       const mdPath = join(outDir, 'pairwise.md');
-      const jsonPath = join(outDir, 'pairwise.json');
       await writeFile(mdPath, md);
-      await writeFile(jsonPath, `${JSON.stringify({ schema_version: 1, summary: result.summary, games: result.games }, null, 2)}\n`);
       io.stdout.write(`\n${md}\nwrote ${mdPath}\nwrote ${jsonPath}\n`);
       out.emit({ summary: result.summary, games: result.games, files: [mdPath, jsonPath] });
       return EXIT.ok;

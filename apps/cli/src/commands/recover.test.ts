@@ -2,8 +2,7 @@ import { listRuns, loadRun } from '@crucibleforge/runner';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim } from '../runner-testing';
-import { memoryIO } from '../testing';
+import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, startFixtureSim } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 beforeAll(async () => {
@@ -16,7 +15,7 @@ describe('crucibleforge recover', () => {
     const ws = await fixtureWorkspace(sim.url);
     const common = ['--config', ws.config, '--results', ws.results, '--allow-unsandboxed'];
     const t = memoryIO({ cwd: ws.dir });
-    expect(await main(['run', '--profile', 'quick', '--models', 'stubborn', '--cases', FIXTURE_CASES, ...common], t.io)).toBe(0);
+    expect(await main(['run', '--profile', 'quick', '--models', 'stubborn', '--cases', FIXTURE_CASES_DIR, '--no-speed', ...common], t.io)).toBe(0);
     expect(t.stdout()).toMatch(/stubborn math-add-small: FAIL .*\[overflow\] — TRUNCATED at 256 tokens/);
     expect(t.stdout()).toMatch(/reasoning overflows: 2 \(0 recovered\)/);
     const [run] = await listRuns(ws.results);

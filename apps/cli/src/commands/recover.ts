@@ -1,10 +1,10 @@
-import { recoverRun } from '@crucibleforge/runner';
+import { recoverRun, summaryLines } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
 import { JSON_FLAG_HELP, jsonMode } from '../output';
-import { renderRun, summaryLines } from '../runner-render';
+import { renderRun } from '../runner-render';
 import { gradingWorld } from '../runner-run';
 
 const usage = `Usage: crucibleforge recover --run ID [--models a,b]
@@ -42,7 +42,7 @@ export const command: CommandModule = {
       const models = listFlag(values.models);
       const grading = await gradingWorld(io, values['allow-unsandboxed'] ?? false, base.config);
       if (!grading) return EXIT.noSandbox;
-      const handle = await recoverRun({ ...base, runId, toolVersion: VERSION, ...grading, ...(models ? { models } : {}) });
+      const handle = await recoverRun({ ...base, runId, toolVersion: VERSION, ...grading, signal: io.signal, ...(models ? { models } : {}) });
       if (handle.plan.total === 0) {
         handle.stop();
         await handle.done;
@@ -50,11 +50,8 @@ export const command: CommandModule = {
         out.emit({ summary: null });
         return EXIT.ok;
       }
-      const onAbort = () => handle.stop('interrupted');
-      io.signal.addEventListener('abort', onAbort, { once: true });
       await renderRun(handle.events, io);
       const summary = await handle.done;
-      io.signal.removeEventListener('abort', onAbort);
       io.stdout.write(`${summaryLines(summary).join('\n')}\nnext: crucibleforge judge --run ${runId}\n`);
       out.emit({ summary });
       return summary.models.some((m) => m.stopped) ? EXIT.failed : EXIT.ok;

@@ -1,9 +1,9 @@
-import { defaultDriver, loadRun, regradeRun, type RegradeSummary } from '@crucibleforge/runner';
+import { defaultDriver, loadRun, regradeLines, regradeRun } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs } from '../args';
 import { casesDirOf } from '../cases-dir';
-import { EXIT, UsageError, type CommandModule } from '../io';
+import { EXIT, type CommandModule } from '../io';
 import { resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
-import { openSandbox } from '../runner-run';
+import { lazySandbox } from '../sandbox-open';
 import { inert, JSON_FLAG_HELP, jsonMode } from '../output';
 
 const usage = `Usage: crucibleforge regrade [--run ID | --latest] [--models a,b] [--dry-run] [--cases DIR]
@@ -35,28 +35,10 @@ const options = {
   json: { type: 'boolean' },
 } as const;
 
-function summaryLines(s: RegradeSummary): string[] {
-  const verb = s.dry_run ? 'would change' : 'changed';
-  const out = [`${s.dry_run ? 'dry run: ' : ''}regraded ${s.regraded} row${s.regraded === 1 ? '' : 's'} of run ${s.run_id} with ${s.grader_version}; ${s.changed.length} ${verb} verdict`];
-  for (const c of s.changed) {
-    out.push(`  ${c.model} ${c.case_id}${c.seed === null ? '' : ` (seed ${c.seed})`}: ${c.from.status} → ${c.to.status} (${c.to.reason.slice(0, 100)}; was ${c.from.grader_version ?? 'unversioned'}: ${c.from.reason.slice(0, 80)})`);
-  }
-  if (s.skipped.length > 0) {
-    const reasons = new Map<string, number>();
-    for (const k of s.skipped) {
-      const why = k.reason.replace(/ \(revision .*\)$/, '');
-      reasons.set(why, (reasons.get(why) ?? 0) + 1);
-    }
-    out.push(`kept ${s.skipped.length} as they were: ${[...reasons].map(([why, n]) => `${n} ${why}`).join('; ')}`);
-  }
-  return out.map(inert);
-}
-
 export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, options, false);
-    if (values.run && values.latest) throw new UsageError('give --run ID or --latest, not both');
     const out = jsonMode(io, values.json);
     io = out.io;
     return withRunnerErrors(io, 'regrade', async () => {
@@ -64,15 +46,11 @@ export const command: CommandModule = {
       const runId = await runIdOf(resultsDir, values);
       const run = await loadRun(resultsDir, runId);
       const driver = await defaultDriver(values.cases ? casesDirOf(io, values.cases) : run.manifest.runner.cases_dir);
-      let opened: Promise<Awaited<ReturnType<typeof openSandbox>>> | null = null;
-      const sandbox = async () => {
-        const box = await (opened ??= openSandbox(io, values['allow-unsandboxed'] ?? false));
-        if (!box) throw new UsageError('no sandbox: code cases cannot be graded (install bubblewrap or pass --allow-unsandboxed)');
-        return box;
-      };
+      // opened when a code row is graded; no bubblewrap (without --allow-unsandboxed) is SANDBOX_UNAVAILABLE, exit 3
+      const sandbox = lazySandbox(io, { who: 'crucibleforge regrade', allowUnsandboxed: values['allow-unsandboxed'] ?? false });
       const models = listFlag(values.models);
       const summary = await regradeRun({ resultsDir, runId, driver, sandbox, dryRun: values['dry-run'] ?? false, ...(models ? { models } : {}) });
-      io.stdout.write(`${summaryLines(summary).join('\n')}\n${summary.dry_run ? '' : `next: crucibleforge report --run ${runId}\n`}`);
+      io.stdout.write(`${inert(regradeLines(summary).join('\n'))}\n${summary.dry_run ? '' : `next: crucibleforge report --run ${runId}\n`}`);
       out.emit({ summary });
       return EXIT.ok;
     });

@@ -2,11 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listRuns, loadRun } from '@crucibleforge/runner';
-import { writeTinyLlama } from '@crucibleforge/timing/testing';
+import { writeTinyLlama } from '@crucibleforge/speed/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { FIXTURE_CASES } from '../runner-testing';
-import { memoryIO } from '../testing';
+import { FIXTURE_CASES_DIR as FIXTURE_CASES, memoryIO } from '@crucibleforge/testkit';
 
 let dir: string;
 beforeAll(async () => {

@@ -7,8 +7,7 @@ import type { SimEndpoint, SimRequestView } from '@crucibleforge/sim-endpoint';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim, strongAnswer } from '../runner-testing';
-import { memoryIO } from '../testing';
+import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, startFixtureSim, strongAnswer } from '@crucibleforge/testkit';
 
 const bin = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
@@ -48,7 +47,8 @@ if (process.env['CI'] && !existsSync(bin)) it('the built CLI exists (required wh
 describe.skipIf(!existsSync(bin))('kill -9 of a running CLI, then the same command again', () => {
   it('finishes only what is missing, with no duplicate rows', async () => {
     const ws = await fixtureWorkspace(sim.url, '  slow: { provider: local, id: slow, context_length: 32768 }\n');
-    const args = ['run', '--profile', 'test', '--models', 'slow', '--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES, '--allow-unsandboxed'];
+    // --no-speed: a speed measurement of this slow model would take longer than the test waits for its rows
+    const args = ['run', '--profile', 'test', '--models', 'slow', '--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR, '--allow-unsandboxed', '--no-speed'];
     const child = execa('node', [bin, ...args], { cwd: ws.dir, env: { PATH: process.env['PATH'] ?? '', HOME: ws.dir }, extendEnv: false, reject: false });
     let before: Awaited<ReturnType<typeof rowRecords>> = [];
     for (let i = 0; i < 400 && before.length < 2; i++) {

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim } from '../runner-testing';
-import { memoryIO } from '../testing';
+import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, startFixtureSim } from '@crucibleforge/testkit';
 
 const KEY = 'LEAKME-0123456789abcdef';
 
@@ -56,11 +55,11 @@ beforeAll(async () => {
 afterAll(async () => sim?.close());
 
 describe('an endpoint that echoes the API key in its errors', () => {
-  it('never puts the key in rows.jsonl, events, stdout/stderr or the report', async () => {
+  it('never puts the key in rows.jsonl, speed.json, events, stdout/stderr or the report', { timeout: 30_000 }, async () => {
     const provider = await echoingProvider(sim, 1);
     try {
       const ws = await fixtureWorkspace(provider.url);
-      const common = ['--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES];
+      const common = ['--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR];
       const t = memoryIO({ cwd: ws.dir, env: { HOSTED_KEY: KEY } });
       const code = await main(['run', '--profile', 'test', '--models', 'hosted', '--yes', '--allow-unsandboxed', ...common], t.io);
       expect(code).toBe(1);

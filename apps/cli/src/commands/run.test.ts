@@ -4,8 +4,7 @@ import { loadRun, listRuns } from '@crucibleforge/runner';
 import type { SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { FIXTURE_CASES, fixtureWorkspace, startFixtureSim } from '../runner-testing';
-import { memoryIO } from '../testing';
+import { FIXTURE_CASES_DIR, fixtureWorkspace, memoryIO, startFixtureSim } from '@crucibleforge/testkit';
 
 let sim: SimEndpoint;
 beforeAll(async () => {
@@ -13,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => sim?.close());
 
-const common = (ws: { config: string; results: string }) => ['--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES, '--allow-unsandboxed'];
+const common = (ws: { config: string; results: string }) => ['--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR, '--allow-unsandboxed'];
 
 describe('crucibleforge run / judge / report', () => {
   it('runs a profile end to end, judges the prose rows, writes the report', async () => {
@@ -52,7 +51,7 @@ describe('crucibleforge run / judge / report', () => {
     const before = sim.requests.length;
     const t = memoryIO({ cwd: ws.dir, env: { HOSTED_KEY: 'k' }, confirm: false });
     expect(await main(['run', '--profile', 'quick', '--models', 'hosted', ...common(ws)], t.io)).toBe(1);
-    expect(t.stdout()).toMatch(/estimated cost \(upper bound, full token budgets\): \$0\.000\d+\n  hosted: up to \$/);
+    expect(t.stdout()).toMatch(/estimated cost \(upper bound, full token budgets\): \$0\.0\d+\n  hosted: up to \$0\.0\d+ for 2 cases and its speed measurement\n/);
     expect(t.stderr()).toMatch(/not started \(pass --yes/);
     expect(sim.requests.length).toBe(before);
     const yes = memoryIO({ cwd: ws.dir, env: { HOSTED_KEY: 'k' } });

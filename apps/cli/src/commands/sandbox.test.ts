@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { detectSandbox } from '@crucibleforge/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { memoryIO } from '../testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 const detection = await detectSandbox();
 let dir = '';

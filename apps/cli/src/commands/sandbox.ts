@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
-import { createSandbox, type SandboxLanguage, type SandboxResult } from '@crucibleforge/sandbox';
-import { intFlag, parseCommandArgs } from '../args';
+import { describeResult, type SandboxLanguage, type SandboxResult } from '@crucibleforge/sandbox';
+import { openSandbox } from '../sandbox-open';
+import { intFlag, numberFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { inert } from '../output';
 
@@ -27,27 +28,6 @@ Environment:
 const LANGUAGES: Record<string, SandboxLanguage> = { python: 'python', py: 'python', node: 'node', js: 'node', javascript: 'node' };
 const EXTENSIONS: Record<string, SandboxLanguage> = { '.py': 'python', '.js': 'node', '.mjs': 'node', '.cjs': 'node' };
 
-function positiveSeconds(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout-s must be a positive number of seconds, got "${value}"`);
-  return seconds;
-}
-
-function summary(result: SandboxResult): string {
-  const parts = [
-    `status=${result.status}`,
-    `exit=${result.exit_code ?? '-'}`,
-    result.signal ? `signal=${result.signal}` : '',
-    `wall=${result.wall_ms}ms`,
-    `cpu=${result.cpu_ms === null ? '-' : `${result.cpu_ms}ms`}`,
-    `sandboxed=${result.sandboxed ? 'yes' : 'NO'}`,
-    result.stdout_truncated ? 'stdout-truncated' : '',
-    result.stderr_truncated ? 'stderr-truncated' : '',
-  ];
-  return `[sandbox] ${parts.filter(Boolean).join(' ')}\n`;
-}
-
 async function exec(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     lang: { type: 'string' },
@@ -68,30 +48,14 @@ async function exec(args: string[], io: CliIO): Promise<number> {
     language = EXTENSIONS[extname(file).toLowerCase()];
     if (!language) throw new UsageError(`--lang is required: cannot tell the language of ${positionals[0]} from its extension`);
   }
-  const timeoutS = positiveSeconds(values['timeout-s']);
+  const timeoutS = numberFlag('timeout-s', values['timeout-s']);
   const memoryMb = intFlag('memory-mb', values['memory-mb'], 1024, 16);
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new UsageError(`program file not found: ${file}`);
   const source = await readFile(file, 'utf8');
 
-  const bwrapPath = io.env.CRUCIBLEFORGE_BWRAP;
-  let sandbox;
-  try {
-    sandbox = await createSandbox({
-      allowUnsandboxed: values['allow-unsandboxed'],
-      poolSize: 1,
-      ...(bwrapPath ? { bwrapPath } : {}),
-    });
-  } catch (error) {
-    if (CrucibleError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') {
-      io.stderr.write(`crucibleforge sandbox: ${error.message}\n`);
-      return EXIT.noSandbox;
-    }
-    throw error;
-  }
-  if (!sandbox.sandboxed) {
-    io.stderr.write('crucibleforge sandbox: WARNING: bwrap is unavailable; running the program WITHOUT a sandbox (--allow-unsandboxed)\n');
-  }
+  const sandbox = await openSandbox(io, { who: 'crucibleforge sandbox', allowUnsandboxed: values['allow-unsandboxed'], poolSize: 1 });
+  if (!sandbox) return EXIT.noSandbox;
   let result: SandboxResult;
   try {
     result = await sandbox.run({
@@ -114,7 +78,7 @@ async function exec(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(result.stdout);
     io.stderr.write(result.stderr);
     if (result.stderr.length > 0 && !result.stderr.endsWith('\n')) io.stderr.write('\n');
-    io.stderr.write(summary(result));
+    io.stderr.write(`${describeResult(result)}\n`);
   }
   return EXIT.ok;
 }

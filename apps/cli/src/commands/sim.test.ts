@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { memoryIO } from '../testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 const dir = mkdtempSync(join(tmpdir(), 'cf-sim-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
-import { parseSimConfig, startSimEndpoint, type SimEndpointOptions } from '@crucibleforge/sim-endpoint';
-import { LineCounter, parseDocument } from 'yaml';
+import { loadSimConfig, startSimEndpoint, type SimEndpointOptions } from '@crucibleforge/sim-endpoint';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { LISTEN_OPTIONS, listenFlags, serveUntilSignal } from '../serve';
@@ -47,25 +45,6 @@ Options:
                     port?, host?, api_key?} (default: two demo models, sim-fast and sim-plain)
 `;
 
-/** Reads and validates a YAML config; the message names file:line:col or the file and field. */
-async function loadConfig(file: string): Promise<SimEndpointOptions> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new CrucibleError('SIM_CONFIG_INVALID', `${file}: cannot read the sim config: ${(error as Error).message}`);
-  }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
-  const first = doc.errors[0];
-  if (first) {
-    const at = lineCounter.linePos(first.pos[0]);
-    const where = `${file}:${at.line}:${at.col}`;
-    throw new CrucibleError('SIM_CONFIG_INVALID', `${where}: YAML syntax error: ${first.message.split('\n')[0]}`);
-  }
-  return parseSimConfig(doc.toJS(), file);
-}
-
 function curlExample(url: string, model: string, apiKey: string | undefined): string {
   const body = JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'Hello' }] });
   const auth = apiKey ? ` -H 'authorization: Bearer ${apiKey}'` : '';
@@ -84,7 +63,7 @@ export const command: CommandModule = {
     const { port, host } = listenFlags(values);
     let config: SimEndpointOptions;
     try {
-      config = values.config === undefined ? DEFAULT_SIM_CONFIG : await loadConfig(resolve(io.cwd, values.config));
+      config = values.config === undefined ? DEFAULT_SIM_CONFIG : await loadSimConfig(resolve(io.cwd, values.config));
     } catch (error) {
       if (!CrucibleError.isInstance(error)) throw error;
       io.stderr.write(`crucibleforge sim: ${error.message}\n`);

@@ -1,11 +1,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeTinyLlama } from '@crucibleforge/timing/testing';
+import { writeTinyLlama } from '@crucibleforge/speed/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BANDWIDTH_FILE } from '../host-roofline';
+import { BANDWIDTH_FILE } from '@crucibleforge/speed';
 import { main } from '../main';
-import { memoryIO } from '../testing';
+import { memoryIO } from '@crucibleforge/testkit';
 
 let home: string;
 let gguf: string;

@@ -1,23 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CrucibleError, makeRedactor, type ReasoningMode } from '@crucibleforge/core';
-import {
-  PROVIDER_KINDS,
-  parseCount,
-  readGgufInfo,
-  releaseModel,
-  renderSpeedReport,
-  runSpeedBenchmark,
-  type GgufInfo,
-  type PartialTimings,
-  type ProviderKind,
-  type SpeedProgress,
-  type SpeedPromptKey,
-  type TimingTimeouts,
-} from '@crucibleforge/timing';
-import { intFlag, listFlag, parseCommandArgs } from '../args';
-import { ENGINE_OPTIONS, ENGINE_USAGE, engineLine, openEngine, ppTgSettings, runPpTg, type OpenedEngine } from '../engine-speed';
-import { bandwidthLine, discoverServedGguf, ggufSummary, hostRooflineOptions, isLocalEndpoint } from '../host-roofline';
+import { partialTimingsText, renderSpeedReport, speedEventText } from '@crucibleforge/report';
+import { parseCount, runSpeedBenchmark, type SpeedPromptKey } from '@crucibleforge/speed';
+import { isTimingError, PROVIDER_KINDS, releaseModel, type ProviderKind, type TimingTimeouts } from '@crucibleforge/timing';
+import type { OpenedEngine, PpTgReport } from '@crucibleforge/engine-llamacpp';
+import { envSecretFlag, intFlag, listFlag, numberFlag, oneOfFlag, parseCommandArgs } from '../args';
+import { ENGINE_USAGE, hardwareFlags, HARDWARE_OPTIONS, openEngine } from '../hardware-flags';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { redactingIO } from '../runner-context';
 import { inert } from '../output';
@@ -73,9 +62,7 @@ const OPTIONS = {
   'max-tokens': { type: 'string' },
   provider: { type: 'string' },
   reasoning: { type: 'string' },
-  gpu: { type: 'string' },
-  'bandwidth-gbs': { type: 'string' },
-  gguf: { type: 'string' },
+  ...HARDWARE_OPTIONS,
   'connect-timeout': { type: 'string' },
   'first-token-timeout': { type: 'string' },
   'gap-timeout': { type: 'string' },
@@ -83,11 +70,9 @@ const OPTIONS = {
   unload: { type: 'boolean' },
   json: { type: 'boolean' },
   out: { type: 'string' },
-  ...ENGINE_OPTIONS,
   pp: { type: 'string' },
   tg: { type: 'string' },
   repetitions: { type: 'string' },
-  'refresh-bandwidth': { type: 'boolean' },
 } as const;
 
 const PROMPT_KEYS: readonly SpeedPromptKey[] = ['short', 'medium', 'long'];
@@ -98,13 +83,6 @@ const TIMEOUT_FLAGS: [keyof typeof OPTIONS, keyof TimingTimeouts][] = [
   ['total-timeout', 'totalMs'],
 ];
 
-function positiveNumber(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} must be a positive number, got "${value}"`);
-  return n;
-}
-
 function counts(flag: string, value: string | undefined): number[] | undefined {
   const items = listFlag(value);
   if (items === undefined) return undefined;
@@ -114,35 +92,6 @@ function counts(flag: string, value: string | undefined): number[] | undefined {
     if (n === null) throw new UsageError(`--${flag}: "${item}" is not a positive whole number (1k = 1024 allowed)`);
     return n;
   });
-}
-
-function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}, got "${value}"`);
-  return value as T;
-}
-
-function describePartial(partial: PartialTimings | undefined): string | null {
-  if (!partial) return null;
-  const s = (label: string, v: number | null) => (v === null ? null : `${label} ${v.toFixed(3)} s`);
-  const parts = [
-    s('headers', partial.headers_s),
-    s('TTFB', partial.ttfb_s),
-    s('TTFT', partial.ttft_s),
-    s('last token', partial.last_token_s),
-    `${partial.token_events} token events`,
-    `${partial.content_chars + partial.reasoning_chars} characters`,
-    s('elapsed', partial.elapsed_s),
-  ].filter((p): p is string => p !== null);
-  return `partial timings: ${parts.join(', ')}`;
-}
-
-function progressLine(p: SpeedProgress): string {
-  const r = p.run;
-  const what = `${p.phase === 'warmup' ? 'warm-up ' : ''}${p.label} #${r.index + 1}`;
-  if (!r.ok) return `  ${what}: ${r.error.code}: ${inert(r.error.message)}\n`;
-  const tps = r.decode_tps === null ? '—' : r.decode_tps.toFixed(1);
-  return `  ${what}: TTFT ${r.ttft_s?.toFixed(3) ?? '—'} s, decode ${tps} T/s, ${r.completion_tokens ?? '?'} tokens\n`;
 }
 
 export const command: CommandModule = {
@@ -161,47 +110,30 @@ export const command: CommandModule = {
       throw new UsageError('--threads, --ctx-size, --batch-size, --pp, --tg and --repetitions are for a model run in process (--gguf FILE without --base-url)');
     }
     const keyVar = values['api-key-env'];
-    let apiKey: string | undefined;
-    if (keyVar !== undefined) {
-      apiKey = io.env[keyVar];
-      if (!apiKey) throw new UsageError(`--api-key-env ${keyVar}: the environment variable ${keyVar} is not set`);
-      io = redactingIO(rawIO, [apiKey]); // never let the key reach the terminal, even when a server echoes it
-    }
-    const prompts = (listFlag(values.prompts) ?? [...PROMPT_KEYS]).map((p) => oneOf('prompts', p, PROMPT_KEYS, 'short'));
+    const apiKey = envSecretFlag(io.env, 'api-key-env', keyVar);
+    if (apiKey) io = redactingIO(rawIO, [apiKey]);
+    const prompts = (listFlag(values.prompts) ?? [...PROMPT_KEYS]).map((p) => oneOfFlag('prompts', p, PROMPT_KEYS, 'short'));
     if (prompts.length === 0) throw new UsageError('--prompts needs at least one of short, medium, long');
     const timeouts: Partial<TimingTimeouts> = {};
     for (const [flag, key] of TIMEOUT_FLAGS) {
-      const seconds = positiveNumber(flag, values[flag] as string | undefined);
+      const seconds = numberFlag(flag, values[flag] as string | undefined);
       if (seconds !== undefined) timeouts[key] = seconds * 1000;
     }
-    const providerKind = oneOf<ProviderKind>('provider', values.provider, PROVIDER_KINDS, inProcess ? 'llamacpp' : 'generic');
-    const reasoning = oneOf<ReasoningMode>('reasoning', values.reasoning, ['auto', 'on', 'off'], 'auto');
-    const bandwidthGbs = positiveNumber('bandwidth-gbs', values['bandwidth-gbs']) ?? null;
-    const ppTg = inProcess ? ppTgSettings(values) : null;
+    const providerKind = oneOfFlag<ProviderKind>('provider', values.provider, PROVIDER_KINDS, inProcess ? 'llamacpp' : 'generic');
+    const reasoning = oneOfFlag<ReasoningMode>('reasoning', values.reasoning, ['auto', 'on', 'off'], 'auto');
+    // llama-bench's `-p N -n M -r R`; `--pp 0 --tg 0` skips it
+    const ppTg = inProcess
+      ? { promptTokens: intFlag('pp', values.pp, 512, 0), generateTokens: intFlag('tg', values.tg, 128, 0), repetitions: intFlag('repetitions', values.repetitions, 5) }
+      : null;
     let opened: OpenedEngine | null = null;
-    let gguf: GgufInfo | null = null;
     if (inProcess) {
-      opened = await openEngine(io, values.gguf!, values, named);
-      gguf = opened.gguf;
+      opened = await openEngine(io, values, named);
+      const { engineLine } = await import('@crucibleforge/engine-llamacpp');
       io.stderr.write(`${engineLine(opened.info)}\n`);
-    } else if (values.gguf) {
-      try {
-        gguf = await readGgufInfo(resolve(io.cwd, values.gguf));
-      } catch (error) {
-        throw new UsageError(`--gguf: ${(error as Error).message}`);
-      }
-    } else {
-      const found = await discoverServedGguf(io, named!, { baseUrl: baseUrl!, providerKind, apiKey });
-      if (found) io.stderr.write(inert(`found the model's GGUF: ${found.location.path} (${found.location.detail}): ${ggufSummary(found.info)}\n`));
-      gguf = found?.info ?? null;
     }
-    // No GPU named: a model on this machine (in process, or a loopback server) is held to this host's
-    // bandwidth, probed (or read from the cache) only when the roofline needs it.
-    const local = !values.gpu && bandwidthGbs === null && (inProcess || isLocalEndpoint(baseUrl!));
-    const roofline = local
-      ? await hostRooflineOptions(io, { refresh: values['refresh-bandwidth'] === true, onReading: (r) => io.stderr.write(`${bandwidthLine(r)}\n`) })
-      : {};
     const model = opened?.info.model ?? named!;
+    const say = (line: string) => io.stderr.write(`${line}\n`);
+    const hardware = await hardwareFlags(values, io, { model, opened, endpoint: opened ? null : { baseUrl: baseUrl!, providerKind, apiKey }, say });
 
     let report;
     try {
@@ -217,13 +149,10 @@ export const command: CommandModule = {
         prompts,
         ...(values.depths ? { depths: counts('depths', values.depths)! } : {}),
         ...(values.concurrency ? { concurrency: counts('concurrency', values.concurrency)! } : {}),
-        bandwidthGbs: positiveNumber('bandwidth-gbs', values['bandwidth-gbs']) ?? null,
-        gpu: values.gpu ?? null,
-        ...roofline,
-        gguf,
+        ...hardware,
         timeouts,
         signal: io.signal,
-        onProgress: (p) => io.stderr.write(progressLine(p)),
+        onEvent: (p) => io.stderr.write(`${inert(speedEventText(p))}\n`),
       });
     } catch (error) {
       if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
@@ -232,8 +161,9 @@ export const command: CommandModule = {
         message = keyVar ? `key rejected, set ${keyVar} to a valid key (${error.message})` : `key rejected: the endpoint needs a key; put it in an environment variable and pass --api-key-env VAR (${error.message})`;
       }
       io.stderr.write(`crucibleforge speed: ${error.code}: ${inert(message)}\n`);
-      const partial = describePartial(error.details.partial as PartialTimings | undefined);
-      if (partial && /TIMEOUT|STREAM/.test(error.code)) io.stderr.write(`  ${partial}\n`);
+      // a timeout or a broken stream: what was measured before it stopped helps tell a slow server from a dead one
+      const cut = isTimingError(error, 'TIMING_CONNECT_TIMEOUT', 'TIMING_FIRST_TOKEN_TIMEOUT', 'TIMING_GAP_TIMEOUT', 'TIMING_TOTAL_TIMEOUT', 'TIMING_STREAM_ERROR');
+      if (cut) io.stderr.write(`  ${partialTimingsText(error.details.partial)}\n`);
       await opened?.engine.close();
       return EXIT.failed;
     }
@@ -241,9 +171,15 @@ export const command: CommandModule = {
     // with --json stdout is the report alone; the notes a person reads (and the tables) go to stderr
     const notes = values.json ? io.stderr : io.stdout;
     notes.write(inert(renderSpeedReport(report)));
-    let ppTgReport = null;
+    let ppTgReport: PpTgReport | null = null;
     try {
-      if (opened && ppTg) ppTgReport = await runPpTg(opened, ppTg, { ...io, stdout: notes });
+      if (opened && ppTg && (ppTg.promptTokens > 0 || ppTg.generateTokens > 0)) {
+        const { fitPpTg, renderPpTg } = await import('@crucibleforge/engine-llamacpp');
+        const { fitted, cut } = fitPpTg(ppTg, opened.info.context_size);
+        if (cut) io.stderr.write(`pp/tg cut to the ${opened.info.context_size}-token context: pp ${fitted.promptTokens}, tg ${fitted.generateTokens} (raise --ctx-size)\n`);
+        ppTgReport = await opened.engine.benchmark(fitted);
+        notes.write(renderPpTg(ppTgReport));
+      }
     } finally {
       await opened?.engine.close();
     }

@@ -1,5 +1,5 @@
 import { formatRational } from '../text/numbers';
-import { stripThinking } from '../text/normalize';
+import { stripThinking } from '@crucibleforge/core';
 import { extractChoice } from './choice';
 import { finalAnswer } from './final';
 import { answerBlock, extractList } from './list';

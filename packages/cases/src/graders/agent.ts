@@ -3,7 +3,8 @@ import { caseRegex, runChecks } from '../checks/library';
 import type { AgentPart, GraderOf } from '../schema/graders';
 import { inventedFigures } from '../answers/grounded';
 import type { AnswerContext } from '../answers/text';
-import { containsNeedle, stripThinking } from '../text/normalize';
+import { stripThinking } from '@crucibleforge/core';
+import { containsNeedle } from '../text/normalize';
 import { gradeFinalAnswer } from './answer';
 import { gradeJsonSpec, needlesProblem } from './text';
 

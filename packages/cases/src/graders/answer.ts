@@ -6,7 +6,7 @@ import { mappingElements } from '../answers/mapping';
 import { extractNumber } from '../answers/number';
 import { matchText, type AnswerContext, type Normaliser } from '../answers/text';
 import type { FinalAnswerSpec, GraderOf } from '../schema/graders';
-import { stripThinking } from '../text/normalize';
+import { stripThinking } from '@crucibleforge/core';
 import { formatRational, numbersMatch, parseRational } from '../text/numbers';
 
 const fail = (reason: string, details?: Record<string, unknown>): GradeOutcome => ({ status: 'fail', reason, ...(details ? { details } : {}) });

@@ -5,7 +5,8 @@ import type { GraderOf } from '../schema/graders';
 import { jsonSpecProblem, type JsonSpec } from '../text/json';
 import { finalAnswer } from '../answers/final';
 import { answerBlock } from '../answers/list';
-import { containsNeedle, stripThinking } from '../text/normalize';
+import { stripThinking } from '@crucibleforge/core';
+import { containsNeedle } from '../text/normalize';
 
 /** null when the needles are satisfied, else the reason. */
 export function needlesProblem(text: string, needles: Needles): string | null {

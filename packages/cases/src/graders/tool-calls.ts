@@ -2,7 +2,7 @@ import type { ChatMessage, GradeOutcome, ToolCall } from '@crucibleforge/core';
 import type { CallMatcher } from '../schema/common';
 import type { GraderOf } from '../schema/graders';
 import type { GradeInput } from '../types';
-import { stripThinking } from '../text/normalize';
+import { stripThinking } from '@crucibleforge/core';
 import type { AnswerContext } from '../answers/text';
 import { inventedFigures } from '../answers/grounded';
 import { gradeFinalAnswer } from './answer';

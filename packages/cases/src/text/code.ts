@@ -1,5 +1,6 @@
 import type { Language } from '../schema/common';
-import { escapeRegExp, stripThinking } from './normalize';
+import { stripThinking } from '@crucibleforge/core';
+import { escapeRegExp } from './normalize';
 
 export interface FencedBlock {
   /** The info string's first word, lowercased ('' when none). */

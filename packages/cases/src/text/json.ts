@@ -1,39 +1,9 @@
+import { balancedJsonSpans } from '@crucibleforge/core';
 import type { TypeSpec } from '../schema/common';
 import { fencedBlocks } from './code';
-import { stripThinking } from './normalize';
+import { stripThinking } from '@crucibleforge/core';
 
 export type JsonExtraction = { ok: true; value: unknown; whole: boolean } | { ok: false; reason: string };
-
-/** The balanced `{…}` / `[…]` spans of a text (string-aware), in order of their start. */
-function balancedSpans(text: string): string[] {
-  const spans: string[] = [];
-  let budget = 2_000_000; // bounds the scan on pathological replies ("{{{{…" never closing)
-  for (let start = 0; start < text.length && budget > 0; start++) {
-    const open = text[start];
-    if (open !== '{' && open !== '[') continue;
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < text.length && budget-- > 0; i++) {
-      const ch = text[i];
-      if (inString) {
-        if (ch === '\\') i++;
-        else if (ch === '"') inString = false;
-        continue;
-      }
-      if (ch === '"') inString = true;
-      else if (ch === '{' || ch === '[') depth++;
-      else if (ch === '}' || ch === ']') {
-        depth--;
-        if (depth === 0) {
-          spans.push(text.slice(start, i + 1));
-          start = i;
-          break;
-        }
-      }
-    }
-  }
-  return spans;
-}
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -60,8 +30,8 @@ export function extractJson(content: string): JsonExtraction {
       return { ok: true, value: parsed.value, whole: outside.length === 0 };
     }
   }
-  for (const span of balancedSpans(text)) {
-    const parsed = tryParse(span);
+  for (const span of balancedJsonSpans(text)) {
+    const parsed = tryParse(text.slice(span.start, span.end + 1));
     if (parsed.ok) return { ok: true, value: parsed.value, whole: false };
   }
   return { ok: false, reason: 'no JSON found in reply' };

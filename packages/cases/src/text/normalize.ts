@@ -1,34 +1,5 @@
 import { containsTyped } from '../answers/tokens';
 
-const THINK_PAIRS: [RegExp, RegExp][] = [
-  [/<think(?:ing)?>/i, /<\/think(?:ing)?>/i],
-  [/<\|thinking\|>/i, /<\|\/thinking\|>|<\/\|thinking\|>/i],
-];
-
-/**
- * Removes inline reasoning that leaked into the content channel (`<think>…</think>` and friends).
- * An unclosed opener drops the rest; a stray closer drops everything before it (the text before a lone
- * `</think>` is reasoning whose opener the server ate).
- */
-export function stripThinking(text: string): string {
-  let out = text;
-  for (const [open, close] of THINK_PAIRS) {
-    for (;;) {
-      const o = open.exec(out);
-      const c = close.exec(out);
-      if (c && (!o || c.index < o.index)) {
-        out = out.slice(c.index + c[0].length);
-        continue;
-      }
-      if (!o) break;
-      const rest = out.slice(o.index + o[0].length);
-      const c2 = close.exec(rest);
-      out = c2 ? out.slice(0, o.index) + rest.slice(c2.index + c2[0].length) : out.slice(0, o.index);
-    }
-  }
-  return out.trim();
-}
-
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { extractCode, fencedBlocks } from './code';
 import { checkKeys, extractJson, getPath } from './json';
+import { stripThinking } from '@crucibleforge/core';
 import { explicitAnswers as labelledLines } from '../answers/final';
-import { stripThinking } from './normalize';
 import { formatRational, numbersIn, parseRational } from './numbers';
 
 describe('numbers', () => {

@@ -1,0 +1,33 @@
+import { runSpeedBenchmark } from '@crucibleforge/speed';
+import { startSimEndpoint } from '@crucibleforge/sim-endpoint';
+import { describe, expect, it } from 'vitest';
+import { renderSpeedReport } from './speed-text';
+
+describe('renderSpeedReport', () => {
+  it('prints per-test statistics, the sweeps, plausibility and the formulas', async () => {
+    const sim = await startSimEndpoint({
+      models: [{ id: 'qwen3-8b-q4_k_m', context_length: 32768, decode_tps: 2000, first_token_base_ms: 5, answer: { content: 'a b c d e f g h i j k l m n o p' } }],
+    });
+    try {
+      const report = await runSpeedBenchmark({
+        baseUrl: sim.url,
+        model: 'qwen3-8b-q4_k_m',
+        runs: 2,
+        warmup: 0,
+        prompts: ['short'],
+        depths: [256],
+        concurrency: [1, 2],
+        bandwidthGbs: 1000,
+      });
+      const table = renderSpeedReport(report);
+      expect(table).toMatch(/short_50 +TTFT \(s\) +2 /);
+      expect(table).toMatch(/TTFT reasoning \(s\) +0 +— +— /);
+      expect(table).toMatch(/\nplausibility: (HIGH|MEDIUM|LOW|UNKNOWN)\n/);
+      expect(table).toMatch(/depth sweep\n.*\n256 /);
+      expect(table).toMatch(/concurrency sweep/);
+      expect(table).toMatch(/ {2}decode +\(N_out − N_first\)/);
+    } finally {
+      await sim.close();
+    }
+  });
+});
