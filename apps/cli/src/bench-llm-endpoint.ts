@@ -3,8 +3,8 @@ import { endpointConfig, preflightModel } from '@crucibleforge/runner';
 import { detectSandbox } from '@crucibleforge/sandbox';
 import { probeEndpoint, type ProviderKind } from '@crucibleforge/timing';
 import { EXIT, type CliIO } from './io';
-import { columns, type Paint } from '@crucibleforge/report';
-import { defaultModelRoots, discoverServedGgufs, formatBytes, formatParams } from '@crucibleforge/speed';
+import { columns, modelListText, type Paint } from '@crucibleforge/report';
+import { defaultModelRoots, discoverServedGgufs } from '@crucibleforge/speed';
 import { inert } from './output';
 
 export interface EndpointOptions {
@@ -31,28 +31,7 @@ export async function listModels(o: EndpointOptions, io: CliIO): Promise<number>
   }
   const roots = await defaultModelRoots({ home: io.env['HOME'], ollamaModels: io.env['OLLAMA_MODELS'] });
   const files = await discoverServedGgufs(meta.models, roots, o);
-  const rows = [['MODEL', 'STATE', 'SIZE', 'QUANT', 'PARAMS', 'ARCH', 'EXPERTS', 'CONTEXT', 'GGUF']];
-  for (const m of meta.models) {
-    const g = files.get(m.id)?.info ?? null;
-    const size = g?.file_size_bytes ?? m.size_bytes;
-    const params = g?.parameter_count ?? m.parameter_count;
-    const experts = g?.expert_count ?? m.expert_count;
-    const used = g?.expert_used_count ?? m.expert_used_count;
-    const context = m.max_context ?? g?.context_length ?? null;
-    rows.push([
-      m.id,
-      m.state ?? '—',
-      size === null ? '—' : formatBytes(size),
-      g?.quantization ?? m.quantization ?? '—',
-      params ? formatParams(params) : (m.parameter_size ?? '—'),
-      g?.architecture ?? m.arch ?? '—',
-      experts ? `${used ?? '?'}/${experts}` : '—',
-      context === null ? '—' : String(context),
-      files.get(m.id)?.location.path ?? '—',
-    ]);
-  }
-  const found = files.size > 0 ? `; ${files.size} GGUF file${files.size === 1 ? '' : 's'} found on disk` : '';
-  io.stdout.write(inert(`${meta.models.length} model${meta.models.length === 1 ? '' : 's'} at ${o.baseUrl} (metadata from ${meta.sources.join(', ')}${found})\n${columns(rows, '  ').join('\n')}\n`));
+  io.stdout.write(inert(modelListText(o.baseUrl, meta.sources, meta.models, files)));
   return EXIT.ok;
 }
 

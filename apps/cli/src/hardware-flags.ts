@@ -6,38 +6,19 @@
  */
 import { resolve } from 'node:path';
 import type { OpenedEngine } from '@crucibleforge/engine-llamacpp';
-import { bandwidthLine, discoverServedGguf, defaultModelRoots, ggufSummary, hostRooflineOptions, isLocalEndpoint, readGgufInfo, type GgufInfo, type SpeedSettings } from '@crucibleforge/speed';
-import type { ProviderKind } from '@crucibleforge/timing';
+import { isSpeedError, resolveHardware, type Hardware, type ServedEndpoint } from '@crucibleforge/speed';
 import { intFlag, numberFlag } from './args';
 import { UsageError, type CliIO } from './io';
 import { userDir } from './runner-context';
 
-export const HARDWARE_OPTIONS = {
-  gguf: { type: 'string' },
-  gpu: { type: 'string' },
-  'bandwidth-gbs': { type: 'string' },
-  'refresh-bandwidth': { type: 'boolean' },
-  threads: { type: 'string' },
-  'ctx-size': { type: 'string' },
-  'batch-size': { type: 'string' },
-} as const;
+const text = { type: 'string' } as const;
+export const HARDWARE_OPTIONS = { gguf: text, gpu: text, 'bandwidth-gbs': text, 'refresh-bandwidth': { type: 'boolean' }, threads: text, 'ctx-size': text, 'batch-size': text } as const;
 
 export const ENGINE_USAGE = `  --threads N           in-process engine (--gguf without --base-url): CPU threads (default: llama.cpp's choice)
   --ctx-size N          in-process engine: context window in tokens (default: the model's, at most 4096)
   --batch-size N        in-process engine: prompt tokens per batch (default: min(512, context))`;
 
-export interface HardwareValues {
-  gguf?: string | undefined;
-  gpu?: string | undefined;
-  'bandwidth-gbs'?: string | undefined;
-  'refresh-bandwidth'?: boolean | undefined;
-  threads?: string | undefined;
-  'ctx-size'?: string | undefined;
-  'batch-size'?: string | undefined;
-}
-
-/** What the roofline knows: the GGUF, the GPU or bandwidth named, and this host's roofline for a model on it. */
-export type Hardware = Pick<SpeedSettings, 'gguf' | 'gpu' | 'bandwidthGbs' | 'hostBandwidth' | 'hostCacheBytes'>;
+export type HardwareValues = { [K in Exclude<keyof typeof HARDWARE_OPTIONS, 'refresh-bandwidth'>]?: string | undefined } & { 'refresh-bandwidth'?: boolean | undefined };
 
 /** The engine's options from --threads, --ctx-size and --batch-size (validated). */
 export function engineOptions(values: HardwareValues): { threads?: number; contextSize?: number; batchSize?: number } {
@@ -59,38 +40,28 @@ export async function openEngine(io: CliIO, values: HardwareValues, model?: stri
   }
 }
 
-/**
- * The weights and hardware for the roofline: the opened engine's GGUF, else `--gguf`'s header, else the
- * served model's file found on this machine; a model on this machine with no GPU or bandwidth named is held
- * to the host's measured bandwidth (probed, or read from the cache, only when the roofline needs it).
- */
+/** The weights and hardware for the roofline (speed's resolveHardware) from the flags; a bad --gguf is a usage error. */
 export async function hardwareFlags(
   values: HardwareValues,
   io: CliIO,
-  target: { model: string; opened?: OpenedEngine | null; endpoint?: { baseUrl: string; providerKind: ProviderKind; apiKey?: string | undefined } | null; say?: (line: string) => void },
+  target: { model: string; opened?: OpenedEngine | null; endpoint?: ServedEndpoint | null; say?: (line: string) => void },
 ): Promise<Hardware> {
-  const bandwidthGbs = numberFlag('bandwidth-gbs', values['bandwidth-gbs']) ?? null;
-  let gguf: GgufInfo | null = target.opened?.gguf ?? null;
-  if (!gguf && values.gguf !== undefined) {
-    try {
-      gguf = await readGgufInfo(resolve(io.cwd, values.gguf));
-    } catch (error) {
-      throw new UsageError(`--gguf: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  } else if (!gguf && target.endpoint) {
-    const roots = await defaultModelRoots({ home: io.env['HOME'], ollamaModels: io.env['OLLAMA_MODELS'] });
-    const found = await discoverServedGguf(target.model, roots, target.endpoint);
-    if (found) target.say?.(`found the model's GGUF: ${found.location.path} (${found.location.detail}): ${ggufSummary(found.info)}`);
-    gguf = found?.info ?? null;
+  try {
+    return await resolveHardware({
+      model: target.model,
+      gguf: target.opened?.gguf ?? (values.gguf === undefined ? undefined : resolve(io.cwd, values.gguf)),
+      gpu: values.gpu,
+      bandwidthGbs: numberFlag('bandwidth-gbs', values['bandwidth-gbs']),
+      endpoint: target.endpoint,
+      inProcess: Boolean(target.opened),
+      home: io.env['HOME'],
+      ollamaModels: io.env['OLLAMA_MODELS'],
+      cacheDir: userDir(io.env, 'CACHE'),
+      refresh: values['refresh-bandwidth'] === true,
+      ...(target.say ? { say: target.say } : {}),
+    });
+  } catch (error) {
+    if (isSpeedError(error, 'SPEED_GGUF')) throw new UsageError(`--gguf: ${error.message}`);
+    throw error;
   }
-  const gpu = values.gpu ?? null;
-  const local = !gpu && bandwidthGbs === null && (Boolean(target.opened) || (target.endpoint ? isLocalEndpoint(target.endpoint.baseUrl) : false));
-  const roofline = local
-    ? await hostRooflineOptions({
-        cacheDir: userDir(io.env, 'CACHE'),
-        refresh: values['refresh-bandwidth'] === true,
-        ...(target.say ? { onReading: (r) => target.say!(bandwidthLine(r)) } : {}),
-      })
-    : {};
-  return { gguf, gpu, bandwidthGbs, ...roofline };
 }

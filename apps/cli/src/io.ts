@@ -27,8 +27,4 @@ export interface CommandModule {
   servesUntilSignal?: boolean;
 }
 
-/**
- * The exit codes of every command (documented in the README, "Exit codes and output"): 0 done, 1 failed (a
- * check, a gate, a model or a provider down), 2 usage or configuration error, 3 no sandbox, 130 interrupted.
- */
-export const EXIT = { ok: 0, failed: 1, usage: 2, noSandbox: 3, interrupted: 130 } as const;
+export { EXIT_CODES as EXIT } from '@crucibleforge/core';

@@ -1,12 +1,12 @@
 import { createInterface } from 'node:readline/promises';
-import { installExitRelease, type ExitRelease } from './exit-release';
+import { installExitRelease, type ExitRelease } from '@crucibleforge/lease';
 import type { CliIO } from './io';
 import { inert } from './output';
 
 /** The real world for the CLI: process streams, env and signals. Only the app touches these. */
 export function nodeIO(): CliIO & ExitRelease {
   const controller = new AbortController();
-  // A second signal (and an uncaught error) exits after giving every GPU lease back; see exit-release.ts.
+  // A second signal (and an uncaught error) exits after giving every GPU lease back; see the lease package's installExitRelease.
   let stopping = false;
   const exits = installExitRelease({
     process,

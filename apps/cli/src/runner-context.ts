@@ -4,7 +4,7 @@
  * directory: ./cases-dir).
  */
 import { join, resolve } from 'node:path';
-import { CrucibleError, makeRedactor, type ErrorKind } from '@crucibleforge/core';
+import { CrucibleError, exitCodeOf, makeRedactor } from '@crucibleforge/core';
 import { latestRunId, loadConfig, resolveConfigPath, RunnerError, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
 import { inert } from './output';
@@ -78,25 +78,6 @@ export function budgetFlag(value: string | undefined): number | undefined {
   return usd;
 }
 
-/** The exit code for a kind of error: an exhaustive switch over core's ErrorKind (every package's table names one). */
-export function exitCodeFor(kind: ErrorKind): number {
-  switch (kind) {
-    case 'config':
-    case 'not-found':
-      return EXIT.usage;
-    case 'sandbox':
-      return EXIT.noSandbox;
-    case 'cancelled':
-      return EXIT.interrupted;
-    case 'endpoint':
-    case 'busy':
-    case 'storage':
-    case 'judge':
-    case 'internal':
-      return EXIT.failed;
-  }
-}
-
 /**
  * Runs a command body, turning a CrucibleError into its message and the exit code of its kind (a bad
  * models.yaml, a missing key, an unknown run or model: 2; no sandbox: 3; anything else: 1).
@@ -108,7 +89,7 @@ export async function withRunnerErrors(io: CliIO, command: string, body: () => P
     if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
     // an endpoint's error text can carry anything: shown, never obeyed
     io.stderr.write(`crucibleforge ${command}: ${inert(error.message)}\n`);
-    return exitCodeFor(error.kind);
+    return exitCodeOf(error.kind);
   }
 }
 

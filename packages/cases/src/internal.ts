@@ -41,3 +41,6 @@ export { MIN_CODE_TESTS } from './verify/code';
 export type { BlindCalibration } from './schema/case';
 export { difficultyFromEvidence, calibrationProblems } from './difficulty';
 export { withCalibration } from './calibration-file';
+export { calibrateAttempts, calibrationWriteProblem } from './calibrate-attempts';
+export type { AttemptVerdict, CalibrationResult } from './calibrate-attempts';
+export { caseListRows, caseListText, inSeedOrder } from './listing';

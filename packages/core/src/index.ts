@@ -1,4 +1,4 @@
-export { CrucibleError, toCrucibleError, tableError, isTableError, CORE_ERRORS, ERROR_KINDS } from './errors';
+export { CrucibleError, toCrucibleError, tableError, isTableError, CORE_ERRORS, ERROR_KINDS, EXIT_CODES, exitCodeOf } from './errors';
 export type { CrucibleErrorOptions, CoreErrorCode, ErrorKind, ErrorSpec, ErrorTable } from './errors';
 export { systemClock, realSleep } from './world';
 export { seededRandom } from './random';

@@ -6,7 +6,7 @@
 import { readGgufInfo, type GgufInfo } from '@crucibleforge/speed';
 import { createLlamaCppEngine, type EngineInfo, type LlamaCppEngine, type LlamaCppEngineOptions } from './engine';
 import { engineError } from './errors';
-import type { PpTgOptions } from './bench';
+import type { PpTgOptions, PpTgReport } from './bench';
 
 export interface OpenedEngine {
   engine: LlamaCppEngine;
@@ -40,4 +40,20 @@ export function engineLine(info: EngineInfo): string {
 export function fitPpTg<T extends Required<Pick<PpTgOptions, 'promptTokens' | 'generateTokens'>>>(settings: T, room: number): { fitted: T; cut: boolean } {
   const fitted = { ...settings, promptTokens: Math.min(settings.promptTokens, room), generateTokens: Math.min(settings.generateTokens, room - 1) };
   return { fitted, cut: fitted.promptTokens !== settings.promptTokens || fitted.generateTokens !== settings.generateTokens };
+}
+
+/**
+ * llama-bench's pp/tg on the opened engine, fitted to its context (`onCut` says what was cut); null when both
+ * counts are 0 (skipped).
+ */
+export async function runPpTg(
+  opened: OpenedEngine,
+  settings: Required<Pick<PpTgOptions, 'promptTokens' | 'generateTokens' | 'repetitions'>>,
+  onCut?: (line: string) => void,
+): Promise<PpTgReport | null> {
+  if (settings.promptTokens === 0 && settings.generateTokens === 0) return null;
+  const room = opened.info.context_size;
+  const { fitted, cut } = fitPpTg(settings, room);
+  if (cut) onCut?.(`pp/tg cut to the ${room}-token context: pp ${fitted.promptTokens}, tg ${fitted.generateTokens} (raise --ctx-size)`);
+  return opened.engine.benchmark(fitted);
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { judgePair } from './pairwise';
 import { judgeAgainstReference } from './reference';
 import { runCanary } from './canary';
-import { FIXED_NOW, JUDGE, counterRandom, reply, verdict } from './_test-support';
+import { FIXED_NOW, JUDGE, counterRandom, reply, verdict } from './test-support';
 
 const CASE = { question: 'How many legs does a spider have?', reference: '8', answer: 'Eight legs.' };
 const opts = { identity: JUDGE, now: FIXED_NOW, random: counterRandom() };

@@ -91,3 +91,21 @@ export function releaseOnSignals(lease: Lease, options: ReleaseOnSignalsOptions)
   }
   return { released, dispose };
 }
+
+/** How a held lease ended: released when `signal` fired, the release failed, or the lease was lost. */
+export type HoldOutcome = { kind: 'released'; result: ReleaseResult } | { kind: 'release-failed'; error: Error } | { kind: 'lost'; message: string };
+
+/** Holds `lease` until `signal` aborts (then releases it) or the lease is lost; a ref'd timer keeps the process alive meanwhile. */
+export async function holdLease(lease: Lease, signal: AbortSignal): Promise<HoldOutcome> {
+  const keepAlive = setInterval(() => {}, 3_600_000);
+  const guard = releaseOnSignals(lease, { signal, afterRelease: () => {} });
+  try {
+    return await Promise.race([
+      guard.released.then((outcome): HoldOutcome => (outcome instanceof Error ? { kind: 'release-failed', error: outcome } : { kind: 'released', result: outcome })),
+      lease.lost.then((loss): HoldOutcome => ({ kind: 'lost', message: loss.message })),
+    ]);
+  } finally {
+    guard.dispose();
+    clearInterval(keepAlive);
+  }
+}

@@ -45,3 +45,17 @@ export function describeLocalLock(lock: LocalLockInfo): string {
 export function describeResident(model: ResidentModel): string {
   return `${model.model_id}  ${model.state}  GPU ${(model.plan?.devices ?? []).join(',')}  active ${model.active_requests ?? 0}`;
 }
+
+/** `lease status` as text: a server's leases and loaded models, or (no server) the local GPU locks in `dir`. */
+export function leaseStatusText(
+  status: { server: string; leases: readonly LeaseView[]; loaded: readonly ResidentModel[]; nowS: number } | { dir: string; locks: readonly LocalLockInfo[] },
+): string {
+  if ('dir' in status) return [`local GPU locks in ${status.dir}: ${status.locks.length === 0 ? 'none' : ''}`, ...status.locks.map((l) => `  ${describeLocalLock(l)}`), ''].join('\n');
+  return [
+    `leases on ${status.server}: ${status.leases.length === 0 ? 'none' : ''}`,
+    ...status.leases.map((l) => `  ${describeLease(l, status.nowS)}`),
+    `loaded models: ${status.loaded.length === 0 ? 'none' : ''}`,
+    ...status.loaded.map((m) => `  ${describeResident(m)}`),
+    '',
+  ].join('\n');
+}

@@ -1,6 +1,6 @@
 /** bench-llm's terminal text: the header, the speed section, dotted PASS/FAIL lines and the scores (colour is injected). */
 import { neutralizeControls, type GradeStatus, type ResultRow } from '@crucibleforge/core';
-import { formatBytes, type SpeedReport } from '@crucibleforge/speed';
+import { formatBytes, formatParams, type FoundGguf, type SpeedReport } from '@crucibleforge/speed';
 import { benchParts, benchScores } from './bench';
 import { alignTable } from './speed-text';
 
@@ -141,4 +141,46 @@ export class BenchSections<Row extends BenchRow = BenchRow> {
     this.#section = null;
     return [benchScoreLine(this.rows.filter((r) => (r.category === 'agent') === agent), agent), ''];
   }
+}
+
+/** What an endpoint says about a model it serves (the streaming client's ModelInfo has these fields). */
+export interface ListedModel {
+  id: string;
+  state: string | null;
+  size_bytes: number | null;
+  quantization: string | null;
+  parameter_count: number | null;
+  parameter_size: string | null;
+  arch: string | null;
+  expert_count: number | null;
+  expert_used_count: number | null;
+  max_context: number | null;
+}
+
+/**
+ * `bench-llm --list`: one line per served model, the facts of its GGUF found on disk (`files`, by id)
+ * winning over the endpoint's, then the table.
+ */
+export function modelListText(baseUrl: string, sources: readonly string[], models: readonly ListedModel[], files: ReadonlyMap<string, FoundGguf>): string {
+  const rows = [['MODEL', 'STATE', 'SIZE', 'QUANT', 'PARAMS', 'ARCH', 'EXPERTS', 'CONTEXT', 'GGUF']];
+  for (const m of models) {
+    const g = files.get(m.id)?.info ?? null;
+    const size = g?.file_size_bytes ?? m.size_bytes;
+    const params = g?.parameter_count ?? m.parameter_count;
+    const experts = g?.expert_count ?? m.expert_count;
+    const context = m.max_context ?? g?.context_length ?? null;
+    rows.push([
+      m.id,
+      m.state ?? '—',
+      size === null ? '—' : formatBytes(size),
+      g?.quantization ?? m.quantization ?? '—',
+      params ? formatParams(params) : (m.parameter_size ?? '—'),
+      g?.architecture ?? m.arch ?? '—',
+      experts ? `${g?.expert_used_count ?? m.expert_used_count ?? '?'}/${experts}` : '—',
+      context === null ? '—' : String(context),
+      files.get(m.id)?.location.path ?? '—',
+    ]);
+  }
+  const found = files.size > 0 ? `; ${files.size} GGUF file${files.size === 1 ? '' : 's'} found on disk` : '';
+  return `${models.length} model${models.length === 1 ? '' : 's'} at ${baseUrl} (metadata from ${sources.join(', ')}${found})\n${columns(rows, '  ').join('\n')}\n`;
 }

@@ -9,7 +9,8 @@ export { renderSpeedReport, speedEventText, partialTimingsText } from './speed-t
 export { renderPairwiseMarkdown } from './render-pairwise';
 export { benchResults, benchScores, benchParts } from './bench';
 export type { BenchResults, BenchScores, BenchPart } from './bench';
-export { benchHeader, benchSpeedSection, benchTestLines, BenchSections, columns } from './bench-text';
+export { benchHeader, benchSpeedSection, benchTestLines, BenchSections, columns, modelListText } from './bench-text';
+export type { ListedModel } from './bench-text';
 export type { Paint, BenchRow, BenchTest } from './bench-text';
 export { renderJson, renderReportFiles, parseReportFormats, REPORT_FORMATS } from './output';
 export type { ReportFile, ReportFormat } from './output';

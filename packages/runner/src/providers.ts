@@ -1,5 +1,5 @@
 import type { FetchLike } from '@crucibleforge/core';
-import { formatParams } from '@crucibleforge/speed';
+import { discoverServedGgufs, formatParams, ggufSummary, type ModelRoots } from '@crucibleforge/speed';
 import { probeEndpoint, type ModelInfo } from '@crucibleforge/timing';
 import { resolveModel } from './config';
 import { isInProcess, type ProviderConfig, type RunnerConfigData } from './config-schema';
@@ -59,6 +59,8 @@ export async function probeProvider(
     timeoutMs?: number;
     /** The model ids configured on this provider (an in-process provider "serves" exactly those). */
     ids?: readonly string[];
+    /** Model folders to find a local endpoint's served GGUFs in (each found file becomes that model's `gguf`). */
+    modelRoots?: ModelRoots;
   },
 ): Promise<ProviderStatus> {
   const keyName = provider.api_key_env ?? null;
@@ -79,7 +81,12 @@ export async function probeProvider(
         ...(key ? { apiKey: key } : {}),
       });
   if (!listing.ok) return { ...base, status: 'down', reason: listing.reason, ids: [], served: [] };
-  return { ...base, status: 'up', reason: null, ids: listing.ids, served: metadata.models.map(served) };
+  const files = options.modelRoots && !isInProcess(provider) ? await discoverServedGgufs(metadata.models, options.modelRoots, { baseUrl: provider.base_url, providerKind: provider.kind, apiKey: key }) : null;
+  const withFile = (m: ServedModel): ServedModel => {
+    const f = files?.get(m.id);
+    return f ? { ...m, gguf: { path: f.location.path, summary: ggufSummary(f.info) } } : m;
+  };
+  return { ...base, status: 'up', reason: null, ids: listing.ids, served: metadata.models.map(served).map(withFile) };
 }
 
 export interface ModelView {

@@ -22,4 +22,4 @@ export type {
   SandboxRunRequest,
   SandboxStatus,
 } from './types';
-export { describeResult } from './text';
+export { describeResult, languageOf } from './text';

@@ -1,4 +1,4 @@
-import type { SandboxResult } from './types';
+import type { SandboxLanguage, SandboxResult } from './types';
 
 /** A run's outcome in one line: `[sandbox] status=ok exit=0 wall=31ms cpu=20ms sandboxed=yes`. */
 export function describeResult(result: SandboxResult): string {
@@ -13,4 +13,14 @@ export function describeResult(result: SandboxResult): string {
     result.stderr_truncated ? 'stderr-truncated' : '',
   ];
   return `[sandbox] ${parts.filter(Boolean).join(' ')}`;
+}
+
+const LANGUAGES: Record<string, SandboxLanguage> = { python: 'python', py: 'python', node: 'node', js: 'node', javascript: 'node' };
+const EXTENSIONS: Record<string, SandboxLanguage> = { '.py': 'python', '.js': 'node', '.mjs': 'node', '.cjs': 'node' };
+
+/** The language a name says (`python`, `py`, `node`, `js`, …) or, without one, a file's extension says; null when neither does. */
+export function languageOf(file: string, name?: string): SandboxLanguage | null {
+  if (name !== undefined) return LANGUAGES[name.toLowerCase()] ?? null;
+  const dot = file.lastIndexOf('.');
+  return dot === -1 ? null : (EXTENSIONS[file.slice(dot).toLowerCase()] ?? null);
 }

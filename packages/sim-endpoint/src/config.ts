@@ -142,3 +142,30 @@ export async function loadSimConfig(file: string): Promise<SimEndpointOptions> {
 export function checkSimOptions(options: SimEndpointOptions): SimEndpointOptions {
   return validate(options, 'startSimEndpoint options', true);
 }
+
+/** Two demo models: a thinking model streaming reasoning_content, and a plain llama.cpp-style one. */
+/** What `crucibleforge sim` serves without a config file. */
+export const DEFAULT_SIM_CONFIG: SimEndpointOptions = {
+  models: [
+    {
+      id: 'sim-fast',
+      first_token_base_ms: 120,
+      decode_tps: 90,
+      reasoning_encoding: 'reasoning_content',
+      context_length: 32768,
+      answer: {
+        reasoning: 'The user greeted me. A short, friendly reply is enough here.',
+        content: 'Hello! I am sim-fast, a simulated model served by CrucibleForge.',
+      },
+    },
+    {
+      id: 'sim-plain',
+      first_token_base_ms: 250,
+      decode_tps: 35,
+      usage_placement: 'finish_chunk',
+      llamacpp_timings: true,
+      context_length: 8192,
+      answer: { content: 'Hello! I am sim-plain, a simulated model without a reasoning channel.' },
+    },
+  ],
+};

@@ -1,6 +1,6 @@
 export { startSimEndpoint } from './server';
 export { simTokenize, countPromptTokens } from './tokenize';
-export { parseSimConfig, loadSimConfig, SIM_ERRORS } from './config';
+export { parseSimConfig, loadSimConfig, SIM_ERRORS, DEFAULT_SIM_CONFIG } from './config';
 export type { SimErrorCode } from './config';
 export { detectReasoningOff } from './request';
 export type {

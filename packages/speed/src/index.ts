@@ -34,3 +34,5 @@ export {
   BANDWIDTH_MAX_AGE_DAYS,
 } from './host';
 export type { FoundGguf, HostBandwidthOptions, HostBandwidthReading, ServedEndpoint } from './host';
+export { resolveHardware } from './hardware';
+export type { Hardware, HardwareRequest } from './hardware';

@@ -1,7 +1,7 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { CrucibleError, makeRedactor, redactDeep } from '@crucibleforge/core';
 import { benchHeader, benchResults, BenchSections, benchSpeedSection, type BenchResults, type Paint } from '@crucibleforge/report';
-import type { PlannedCase } from '@crucibleforge/cases';
+import { inSeedOrder } from '@crucibleforge/cases/internal';
 import { createRun, defaultDriver, endpointConfig, readRunSpeed, type CaseDriver, type RunHandle, type RunRow } from '@crucibleforge/runner';
 import { sandboxError } from '@crucibleforge/sandbox';
 import { openSandbox } from '../sandbox-open';
@@ -86,18 +86,9 @@ function endpointOptions(values: { 'base-url'?: string | undefined; 'api-key-env
   return { baseUrl, apiKey, apiKeyEnv, providerKind, model, bwrapPath: bwrap || undefined };
 }
 
-/** The seed's order of the ability tests: code, logic, JSON, instructions, summary (others after, by id); agent tests last. */
-const SEED_ORDER = ['coding', 'reasoning', 'json', 'instruct', 'prose'];
-
-function seedRank(c: PlannedCase): number {
-  if (c.category === 'agent') return SEED_ORDER.length + 1;
-  const rank = SEED_ORDER.indexOf(c.category === 'instruct' && c.grader === 'json' ? 'json' : c.category);
-  return rank === -1 ? SEED_ORDER.length : rank;
-}
-
 /** The suite: the case set's driver with its plan in the seed's order (the runner runs one at a time, in plan order). */
 function inSuiteOrder(driver: CaseDriver): CaseDriver {
-  return { ...driver, plan: async (selection) => (await driver.plan(selection)).sort((a, b) => seedRank(a) - seedRank(b) || a.id.localeCompare(b.id)) };
+  return { ...driver, plan: async (selection) => inSeedOrder(await driver.plan(selection)) };
 }
 
 /** Prints the run's events bench-llm style (the reporter's sections): the speed section, each test as it ends, a score per section. */

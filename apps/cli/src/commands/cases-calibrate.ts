@@ -1,8 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { grade as gradeReply, parseReplyFile } from '@crucibleforge/cases';
-import { difficultyFromEvidence, withCalibration, type BlindCalibration } from '@crucibleforge/cases/internal';
-import type { Sandbox } from '@crucibleforge/sandbox';
+import { calibrateAttempts, calibrationWriteProblem, withCalibration } from '@crucibleforge/cases/internal';
 import { intFlag, parseCommandArgs } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO } from '../io';
@@ -47,39 +45,27 @@ export async function calibrate(args: string[], io: CliIO): Promise<number> {
   const c = await concrete(io, picked, seed, sandbox);
   if (typeof c === 'number') return c;
   if (c.grader.type === 'judge') throw new UsageError(`${c.id} is judged prose: calibrate auto-graded cases only`);
-  let box: Sandbox | undefined;
-  if (c.grader.type === 'code') box = await sandbox();
-  const verdicts: { file: string; status: string; reason: string }[] = [];
-  for (const name of files) {
-    const file = join(dir, name);
-    const input = parseReplyFile(await readFile(file, 'utf8'), file);
-    const outcome = await gradeReply(c, input, { ...(box ? { sandbox: box } : {}), signal: io.signal });
-    verdicts.push({ file: name, status: outcome.status, reason: outcome.reason });
-  }
-  const passes = verdicts.filter((v) => v.status === 'pass').length;
-  const calibration: BlindCalibration = {
-    attempts: verdicts.length,
-    passes,
+  const attempts = await Promise.all(files.map(async (file) => ({ file, text: await readFile(join(dir, file), 'utf8') })));
+  const result = await calibrateAttempts(c, attempts, {
     solver: values.solver ?? '(not given)',
     date,
-    revision: c.revision,
-    ...(c.seed === null ? {} : { seed: c.seed }),
-    ...(values.review ? { review: values.review } : {}),
-  };
-  const evidence = difficultyFromEvidence(calibration);
+    review: values.review,
+    sandbox: c.grader.type === 'code' ? await sandbox() : undefined,
+    signal: io.signal,
+  });
+  const { verdicts, calibration, evidence } = result;
   // --json: stdout is the one JSON document; the verdict lines a person reads go to stderr
   const notes = values.json ? io.stderr : io.stdout;
   if (values.json) io.stdout.write(`${JSON.stringify({ id: c.id, labelled: picked.def.difficulty, evidence, calibration, verdicts }, null, 2)}\n`);
   else {
     // a grader's reason quotes the model's reply: its control characters are shown, not obeyed
     for (const v of verdicts) io.stdout.write(`${v.status === 'pass' ? 'PASS' : v.status.toUpperCase()} ${inert(v.file)}: ${inert(v.reason)}\n`);
-    io.stdout.write(`${c.id}: ${passes} of ${verdicts.length} blind attempts passed: the evidence says ${evidence} (labelled ${picked.def.difficulty})\n`);
+    io.stdout.write(`${c.id}: ${calibration.passes} of ${verdicts.length} blind attempts passed: the evidence says ${evidence} (labelled ${picked.def.difficulty})\n`);
   }
   if (!values.write) return EXIT.ok;
-  if (verdicts.length < 3) throw new UsageError(`--write needs at least 3 attempts (got ${verdicts.length})`);
-  if (passes === 0 && !values.review) throw new UsageError('no attempt passed: re-check the case by hand and say what you confirmed with --review TEXT');
-  if (evidence === 'hard' && !picked.def.why_hard) throw new UsageError(`${c.id}: the evidence says hard; add why_hard (what makes it hard) to ${picked.file} first`);
   const path = join(casesDirOf(io, values.cases), picked.file);
+  const problem = calibrationWriteProblem(picked.def, path, result);
+  if (problem) throw new UsageError(problem);
   const updated = withCalibration(await readFile(path, 'utf8'), c.id, calibration);
   if (updated === null) throw new UsageError(`${path}: no case with id ${c.id}`);
   await writeFile(path, updated);

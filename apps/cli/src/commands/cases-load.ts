@@ -1,6 +1,6 @@
 import { applyProfile, findProfile, formatProblem, isCasesError, loadCaseSet, type LoadedCase, type Profile, type SourceProblem } from '@crucibleforge/cases';
 import type { CliIO } from '../io';
-import { exitCodeFor } from '../runner-context';
+import { exitCodeOf } from '@crucibleforge/core';
 
 /** Loads the case set (all or nothing, cases' loadCaseSet) and applies --profile; a number is the exit code (every problem printed with file:line). */
 export async function loadSelection(io: CliIO, dir: string, profileName: string | undefined): Promise<{ cases: LoadedCase[]; all: LoadedCase[]; profiles: Profile[] } | number> {
@@ -16,6 +16,6 @@ export async function loadSelection(io: CliIO, dir: string, profileName: string 
     io.stderr.write(
       problems.length > 0 ? `crucibleforge cases: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${dir}; nothing was loaded\n` : `crucibleforge cases: ${error.message}\n`,
     );
-    return exitCodeFor(error.kind);
+    return exitCodeOf(error.kind);
   }
 }

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { CATEGORIES, didYouMean } from '@crucibleforge/core';
 import { assertKnownIds, formatVerifySummary, verifyCases, type LoadedCase } from '@crucibleforge/cases';
+import { caseListRows, caseListText } from '@crucibleforge/cases/internal';
 import { lazySandbox } from '../sandbox-open';
 import { withRunnerErrors } from '../runner-context';
 import { parseCommandArgs } from '../args';
@@ -67,30 +68,7 @@ async function list(args: string[], io: CliIO): Promise<number> {
   const selection = await loadSelection(io, dir, values.profile);
   if (typeof selection === 'number') return selection;
   const cases = selection.cases.filter((c) => values.category === undefined || c.def.category === values.category);
-  if (values.json) {
-    const rows = cases.map((c) => ({
-      id: c.def.id,
-      category: c.def.category,
-      difficulty: c.def.difficulty,
-      seeded: c.seeded,
-      title: c.def.title,
-      tags: c.def.tags ?? [],
-      revision: c.revision,
-    }));
-    io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-    return EXIT.ok;
-  }
-  const width = Math.max(2, ...cases.map((c) => c.def.id.length));
-  const lines = cases.map((c) => `${c.def.id.padEnd(width)}  ${c.def.category.padEnd(9)}  ${c.def.difficulty.padEnd(6)}  ${c.seeded ? 'seeded' : '      '}  ${c.def.title}`);
-  const count = (pick: (c: LoadedCase) => string) => {
-    const m = new Map<string, number>();
-    for (const c of cases) m.set(pick(c), (m.get(pick(c)) ?? 0) + 1);
-    return [...m].map(([k, n]) => `${k} ${n}`).join(', ');
-  };
-  const seeded = cases.filter((c) => c.seeded).length;
-  io.stdout.write(
-    `${[...lines, '', `${cases.length} cases (${count((c) => c.def.category) || 'none'}); ${count((c) => c.def.difficulty) || '-'}; ${seeded} seeded`].join('\n')}\n`,
-  );
+  io.stdout.write(values.json ? `${JSON.stringify(caseListRows(cases), null, 2)}\n` : caseListText(cases));
   return EXIT.ok;
 }
 

@@ -2,17 +2,15 @@ import { resolve } from 'node:path';
 import {
   acquireLease,
   acquireLocalLease,
-  describeLease,
   describeLeaseProgress,
-  describeLocalLock,
-  describeResident,
   fetchServerStatus,
+  holdLease,
+  leaseStatusText,
   isLeaseError,
   listGpuIndices,
   listLeases,
   listLocalLocks,
   releaseLeaseById,
-  releaseOnSignals,
   validIdleTtl,
   DEFAULT_IDLE_TTL_S,
   type Lease,
@@ -107,50 +105,31 @@ async function status(values: Values, io: CliIO): Promise<number> {
   if (values.server === undefined) {
     const dir = lockDir(values, io);
     const locks = await listLocalLocks({ cacheDir: dir });
-    if (values.json) {
-      io.stdout.write(`${JSON.stringify({ lock_dir: dir, locks })}\n`);
-      return EXIT.ok;
-    }
-    io.stdout.write(`local GPU locks in ${dir}: ${locks.length === 0 ? 'none' : ''}\n`);
-    for (const lock of locks) io.stdout.write(`  ${describeLocalLock(lock)}\n`);
+    io.stdout.write(values.json ? `${JSON.stringify({ lock_dir: dir, locks })}\n` : leaseStatusText({ dir, locks }));
     return EXIT.ok;
   }
   const conn = connection(values, io);
   const [leases, server] = await Promise.all([listLeases(conn), fetchServerStatus(conn)]);
-  if (values.json) {
-    io.stdout.write(`${JSON.stringify({ server: values.server, leases, loaded: server.loaded })}\n`);
-    return EXIT.ok;
-  }
-  const nowS = Date.now() / 1000;
-  io.stdout.write(`leases on ${values.server}: ${leases.length === 0 ? 'none' : ''}\n`);
-  for (const lease of leases) io.stdout.write(`  ${describeLease(lease, nowS)}\n`);
-  io.stdout.write(`loaded models: ${server.loaded.length === 0 ? 'none' : ''}\n`);
-  for (const model of server.loaded) io.stdout.write(`  ${describeResident(model)}\n`);
+  const json = JSON.stringify({ server: values.server, leases, loaded: server.loaded });
+  io.stdout.write(values.json ? `${json}\n` : leaseStatusText({ server: values.server, leases, loaded: server.loaded, nowS: Date.now() / 1000 }));
   return EXIT.ok;
 }
 
-/** Waits until Ctrl-C (io.signal) or loss; a ref'd timer keeps the process alive meanwhile. */
+/** Waits until Ctrl-C (io.signal) releases the lease, or it is lost. */
 async function hold(lease: Lease, values: Values, io: CliIO): Promise<number> {
-  const keepAlive = setInterval(() => {}, 3_600_000);
-  const guard = releaseOnSignals(lease, { signal: io.signal, afterRelease: () => {} });
-  try {
-    const ended = await Promise.race([guard.released.then((outcome) => ({ kind: 'released' as const, outcome })), lease.lost.then((loss) => ({ kind: 'lost' as const, loss }))]);
-    if (ended.kind === 'lost') {
-      io.stderr.write(`crucibleforge lease: lease ${lease.id} was lost: ${ended.loss.message}\n`);
-      if (values.json) io.stdout.write(`${JSON.stringify({ event: 'lost', id: lease.id, message: ended.loss.message })}\n`);
-      return EXIT.failed;
-    }
-    if (ended.outcome instanceof Error) {
-      io.stderr.write(`crucibleforge lease: could not release ${lease.id}: ${ended.outcome.message}\n`);
-      return EXIT.failed;
-    }
-    if (values.json) io.stdout.write(`${JSON.stringify({ event: 'released', id: lease.id, outcome: ended.outcome.outcome })}\n`);
-    else io.stdout.write(`released lease ${lease.id}${ended.outcome.outcome === 'already-gone' ? ' (the server had already dropped it)' : ''}\n`);
-    return EXIT.ok;
-  } finally {
-    guard.dispose();
-    clearInterval(keepAlive);
+  const ended = await holdLease(lease, io.signal);
+  const say = (json: object, text: string) => io.stdout.write(values.json ? `${JSON.stringify(json)}\n` : text);
+  if (ended.kind === 'lost') {
+    io.stderr.write(`crucibleforge lease: lease ${lease.id} was lost: ${ended.message}\n`);
+    if (values.json) say({ event: 'lost', id: lease.id, message: ended.message }, '');
+    return EXIT.failed;
   }
+  if (ended.kind === 'release-failed') {
+    io.stderr.write(`crucibleforge lease: could not release ${lease.id}: ${ended.error.message}\n`);
+    return EXIT.failed;
+  }
+  say({ event: 'released', id: lease.id, outcome: ended.result.outcome }, `released lease ${lease.id}${ended.result.outcome === 'already-gone' ? ' (the server had already dropped it)' : ''}\n`);
+  return EXIT.ok;
 }
 
 async function acquire(values: Values, io: CliIO): Promise<number> {

@@ -1,6 +1,5 @@
-import { modelsLines, probeProvider, type ProviderStatus } from '@crucibleforge/runner';
-import { defaultModelRoots, discoverServedGgufs, ggufSummary } from '@crucibleforge/speed';
-import type { ProviderKind } from '@crucibleforge/timing';
+import { modelsLines, probeProvider } from '@crucibleforge/runner';
+import { defaultModelRoots } from '@crucibleforge/speed';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { requireConfig, withRunnerErrors } from '../runner-context';
@@ -20,19 +19,6 @@ in-process provider (kind llamacpp-inprocess) shows its GGUF file.
 
 const options = { config: { type: 'string' }, offline: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
-/** Each served model's GGUF found on this machine (local endpoints only), as its `gguf` fact. */
-async function withFiles(statuses: ProviderStatus[], env: Record<string, string | undefined>): Promise<ProviderStatus[]> {
-  const roots = await defaultModelRoots({ home: env['HOME'], ollamaModels: env['OLLAMA_MODELS'] });
-  return Promise.all(
-    statuses.map(async (s) => {
-      if (s.status !== 'up' || s.kind === 'llamacpp-inprocess') return s;
-      const key = s.api_key_env ? env[s.api_key_env] : undefined;
-      const files = await discoverServedGgufs(s.served, roots, { baseUrl: s.base_url, providerKind: s.kind as ProviderKind, apiKey: key });
-      return { ...s, served: s.served.map((m) => { const f = files.get(m.id); return f ? { ...m, gguf: { path: f.location.path, summary: ggufSummary(f.info) } } : m; }) };
-    }),
-  );
-}
-
 export const command: CommandModule = {
   usage,
   async run(args, io) {
@@ -40,8 +26,8 @@ export const command: CommandModule = {
     return withRunnerErrors(io, 'models', async () => {
       const config = await requireConfig(io, values.config);
       const ids = (name: string) => Object.values(config.models).filter((m) => m.provider === name).map((m) => m.id);
-      const probed = values.offline ? [] : await Promise.all(Object.entries(config.providers).map(([name, p]) => probeProvider(name, p, { env: io.env, ids: ids(name) })));
-      const statuses = await withFiles(probed, io.env);
+      const modelRoots = await defaultModelRoots({ home: io.env['HOME'], ollamaModels: io.env['OLLAMA_MODELS'] });
+      const statuses = values.offline ? [] : await Promise.all(Object.entries(config.providers).map(([name, p]) => probeProvider(name, p, { env: io.env, ids: ids(name), modelRoots })));
       if (values.json) {
         const models = Object.entries(config.models).map(([label, m]) => ({ label, provider: m.provider, id: m.id, enabled: m.enabled, context_length: m.context_length ?? null }));
         io.stdout.write(`${JSON.stringify({ providers: statuses, models }, null, 2)}\n`);

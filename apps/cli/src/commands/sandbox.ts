@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
-import { describeResult, type SandboxLanguage, type SandboxResult } from '@crucibleforge/sandbox';
+import { describeResult, languageOf, type SandboxResult } from '@crucibleforge/sandbox';
 import { openSandbox } from '../sandbox-open';
 import { intFlag, numberFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
@@ -25,8 +25,6 @@ Environment:
   CRUCIBLEFORGE_BWRAP  path of the bwrap binary (default: /usr/bin/bwrap, /usr/local/bin/bwrap, /bin/bwrap)
 `;
 
-const LANGUAGES: Record<string, SandboxLanguage> = { python: 'python', py: 'python', node: 'node', js: 'node', javascript: 'node' };
-const EXTENSIONS: Record<string, SandboxLanguage> = { '.py': 'python', '.js': 'node', '.mjs': 'node', '.cjs': 'node' };
 
 async function exec(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -40,14 +38,9 @@ async function exec(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(positionals.length === 0 ? 'missing the program file' : `expected one program file, got ${positionals.length}: ${positionals.join(' ')}`);
   }
   const file = resolve(io.cwd, positionals[0]!);
-  let language: SandboxLanguage | undefined;
-  if (values.lang !== undefined) {
-    language = LANGUAGES[values.lang.toLowerCase()];
-    if (!language) throw new UsageError(`--lang must be python or node, got "${values.lang}"`);
-  } else {
-    language = EXTENSIONS[extname(file).toLowerCase()];
-    if (!language) throw new UsageError(`--lang is required: cannot tell the language of ${positionals[0]} from its extension`);
-  }
+  const language = languageOf(file, values.lang);
+  if (!language && values.lang !== undefined) throw new UsageError(`--lang must be python or node, got "${values.lang}"`);
+  if (!language) throw new UsageError(`--lang is required: cannot tell the language of ${positionals[0]} from its extension`);
   const timeoutS = numberFlag('timeout-s', values['timeout-s']);
   const memoryMb = intFlag('memory-mb', values['memory-mb'], 1024, 16);
   const info = await stat(file).catch(() => null);

@@ -1,37 +1,11 @@
 import { resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
-import { loadSimConfig, startSimEndpoint, type SimEndpointOptions } from '@crucibleforge/sim-endpoint';
+import { DEFAULT_SIM_CONFIG, loadSimConfig, startSimEndpoint, type SimEndpointOptions } from '@crucibleforge/sim-endpoint';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { LISTEN_OPTIONS, listenFlags, serveUntilSignal } from '../serve';
 
 const DEFAULT_PORT = 8089;
-
-/** Two demo models: a thinking model streaming reasoning_content, and a plain llama.cpp-style one. */
-export const DEFAULT_SIM_CONFIG: SimEndpointOptions = {
-  models: [
-    {
-      id: 'sim-fast',
-      first_token_base_ms: 120,
-      decode_tps: 90,
-      reasoning_encoding: 'reasoning_content',
-      context_length: 32768,
-      answer: {
-        reasoning: 'The user greeted me. A short, friendly reply is enough here.',
-        content: 'Hello! I am sim-fast, a simulated model served by CrucibleForge.',
-      },
-    },
-    {
-      id: 'sim-plain',
-      first_token_base_ms: 250,
-      decode_tps: 35,
-      usage_placement: 'finish_chunk',
-      llamacpp_timings: true,
-      context_length: 8192,
-      answer: { content: 'Hello! I am sim-plain, a simulated model without a reasoning channel.' },
-    },
-  ],
-};
 
 const usage = `Usage: crucibleforge sim [--port N] [--host H] [--config file.yaml]
 

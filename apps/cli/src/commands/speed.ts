@@ -173,12 +173,10 @@ export const command: CommandModule = {
     notes.write(inert(renderSpeedReport(report)));
     let ppTgReport: PpTgReport | null = null;
     try {
-      if (opened && ppTg && (ppTg.promptTokens > 0 || ppTg.generateTokens > 0)) {
-        const { fitPpTg, renderPpTg } = await import('@crucibleforge/engine-llamacpp');
-        const { fitted, cut } = fitPpTg(ppTg, opened.info.context_size);
-        if (cut) io.stderr.write(`pp/tg cut to the ${opened.info.context_size}-token context: pp ${fitted.promptTokens}, tg ${fitted.generateTokens} (raise --ctx-size)\n`);
-        ppTgReport = await opened.engine.benchmark(fitted);
-        notes.write(renderPpTg(ppTgReport));
+      if (opened && ppTg) {
+        const { runPpTg, renderPpTg } = await import('@crucibleforge/engine-llamacpp');
+        ppTgReport = await runPpTg(opened, ppTg, (line) => io.stderr.write(`${line}\n`));
+        if (ppTgReport) notes.write(renderPpTg(ppTgReport));
       }
     } finally {
       await opened?.engine.close();

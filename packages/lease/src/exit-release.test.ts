@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { acquireLease, createLeaseRegistry } from '@crucibleforge/lease';
-import { createManualTime, startLeaseServerDouble, type LeaseServerDouble } from '@crucibleforge/lease/testing';
+import { acquireLease } from './acquire';
+import { createLeaseRegistry } from './registry';
+import { createManualTime, startLeaseServerDouble, type LeaseServerDouble } from './testing/index';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installExitRelease } from './exit-release';
 
