@@ -1,7 +1,7 @@
 // A harness an adopter writes from the READMEs, typechecked strictly against the installed tarballs by
 // scripts/pack-test.mjs (never run): every package imported, the glue between them used as documented.
 import { caseSetDir } from '@crucibleforge/case-set';
-import { grade, initialMessages, judgeInputFor, loadCaseSet, materializeCase, resultRow, type JudgeInput } from '@crucibleforge/cases';
+import { caseRequest, grade, loadCaseSet, materializeCase, resultRow, type JudgeInput, type ResultRowInput } from '@crucibleforge/cases';
 import { EXIT, main as cliMain, type CliIO } from '@crucibleforge/cli';
 import { CrucibleError, type ChatReply, type ChatRequest, type ResultRow } from '@crucibleforge/core';
 import { createDemoModels } from '@crucibleforge/demo';
@@ -23,9 +23,10 @@ export async function harness(model: (request: ChatRequest) => Promise<ChatReply
   const rows: ResultRow[] = [];
   for (const picked of loaded.cases) {
     const c = await materializeCase(picked.def, 1, { sandbox });
-    const judgeInput: JudgeInput | null = judgeInputFor(c);
+    const request = caseRequest(c);
+    const judgeInput: JudgeInput | undefined = request.judge_input;
     if (!judgeInput) continue;
-    const messages = initialMessages(c);
+    const messages = request.messages;
     const started = new Date();
     const reply = await model({ messages, max_tokens: c.max_tokens, temperature: c.temperature });
     let outcome = await grade(c, { content: reply.content, tool_calls: reply.tool_calls, finish_reason: reply.finish_reason }, { sandbox });
@@ -34,7 +35,8 @@ export async function harness(model: (request: ChatRequest) => Promise<ChatReply
       { complete: judgeModel, identity: { model: 'judge', endpoint: 'http://127.0.0.1:1/v1' } },
     );
     if (outcome.status === 'pending') outcome = gradeFromVerdict(record);
-    rows.push(resultRow({ run_id: 'r', model: 'm', provider: 'local', case: c, messages, reply, grade: outcome, judge: record, started_at: started }));
+    const input: ResultRowInput = { run_id: 'r', model: 'm', provider: 'local', case: c, messages, reply, grade: outcome, judge: record, started_at: started };
+    rows.push(resultRow(input));
   }
   const report = buildReport({ rows, generatedAt: new Date().toISOString(), toolVersion: '0.1.0' });
   void renderMarkdown(report);
