@@ -27,6 +27,11 @@ export function parseCommandArgs<const O extends Options>(
   }
 }
 
+/** Options that each take a string value (`--name VALUE`), for a parseCommandArgs options table. */
+export function stringFlags<const K extends string>(...names: K[]): { readonly [P in K]: { readonly type: 'string' } } {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }])) as { readonly [P in K]: { readonly type: 'string' } };
+}
+
 /** Parses a flag that must be a positive integer, naming the flag when it is not. */
 export function intFlag(name: string, value: string | undefined, fallback: number, min = 1): number {
   if (value === undefined) return fallback;

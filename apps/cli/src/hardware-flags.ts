@@ -7,12 +7,11 @@
 import { resolve } from 'node:path';
 import type { OpenedEngine } from '@crucibleforge/engine-llamacpp';
 import { isSpeedError, resolveHardware, type Hardware, type ServedEndpoint } from '@crucibleforge/speed';
-import { intFlag, numberFlag } from './args';
+import { intFlag, numberFlag, stringFlags } from './args';
 import { UsageError, type CliIO } from './io';
 import { userDir } from './runner-context';
 
-const text = { type: 'string' } as const;
-export const HARDWARE_OPTIONS = { gguf: text, gpu: text, 'bandwidth-gbs': text, 'refresh-bandwidth': { type: 'boolean' }, threads: text, 'ctx-size': text, 'batch-size': text } as const;
+export const HARDWARE_OPTIONS = { ...stringFlags('gguf', 'gpu', 'bandwidth-gbs', 'threads', 'ctx-size', 'batch-size'), 'refresh-bandwidth': { type: 'boolean' } } as const;
 
 export const ENGINE_USAGE = `  --threads N           in-process engine (--gguf without --base-url): CPU threads (default: llama.cpp's choice)
   --ctx-size N          in-process engine: context window in tokens (default: the model's, at most 4096)

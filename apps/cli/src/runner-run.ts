@@ -3,7 +3,7 @@ import { CATEGORIES } from '@crucibleforge/core';
 import { configuredSecrets, createRun, defaultDriver, estimateLines, planRun, summarizeRun, summaryLines, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { openSandbox } from './sandbox-open';
-import { categoriesFlag, intFlag, listFlag } from './args';
+import { categoriesFlag, intFlag, listFlag, stringFlags } from './args';
 import { EXIT, UsageError, type CliIO } from './io';
 import { VERSION } from './main';
 import { CASES_DIR_DEFAULT, casesDirOf } from './cases-dir';
@@ -12,15 +12,9 @@ import { renderRun } from './runner-render';
 import { JSON_FLAG_HELP } from './output';
 
 export const RUN_OPTIONS = {
-  profile: { type: 'string' },
-  models: { type: 'string' },
-  categories: { type: 'string' },
-  seed: { type: 'string' },
+  ...stringFlags('profile', 'models', 'categories', 'seed', 'resume', 'budget', 'cases'),
   yes: { type: 'boolean' },
-  resume: { type: 'string' },
-  budget: { type: 'string' },
   ...STORE_OPTIONS,
-  cases: { type: 'string' },
   'allow-unsandboxed': { type: 'boolean' },
   json: { type: 'boolean' },
   'no-speed': { type: 'boolean' },

@@ -1,4 +1,5 @@
 export { startGuiServer } from './server';
+export { guiBannerLines } from './banner';
 export type { GuiServer, GuiServerOptions } from './server';
 export { apiRoutes } from './api';
 export { GuiError } from './errors';

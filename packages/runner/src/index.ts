@@ -30,6 +30,8 @@ export type { JudgeSummary, JudgeEvent } from './judge-run';
 export { recoverRun } from './recover';
 export { regradeRun } from './regrade';
 export { pairwiseRun } from './pairwise';
+export { benchRun } from './bench-run';
+export { checkEndpointSetup } from './setup-check';
 export type { PairwiseResult } from './pairwise';
 
 // Stored runs

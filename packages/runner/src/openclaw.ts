@@ -21,6 +21,18 @@ export interface OpenClawImportResult {
   skipped: { what: string; reason: string }[];
   /** Variables the user must export because openclaw.json held a literal key (never copied). */
   keysToSet: { variable: string; provider: string }[];
+  /** What was imported, skipped and must be set, one line each (`+ provider …`, `- skipped …`, `! … export VAR=...`). */
+  summary: string[];
+}
+
+function summaryOf(r: Omit<OpenClawImportResult, 'summary'>, source: string): string[] {
+  const out: string[] = [];
+  for (const p of r.providers) out.push(`+ provider ${p.name} (${p.kind}, ${p.base_url}${p.api_key_env ? `, key from $${p.api_key_env}` : ''})`);
+  for (const m of r.models) out.push(`+ model ${m.label} (${m.provider}/${m.id}, disabled)`);
+  for (const s of r.skipped) out.push(`- skipped ${s.what}: ${s.reason}`);
+  if (r.providers.length + r.models.length === 0) out.push('nothing new to import');
+  for (const k of r.keysToSet) out.push(`! ${source} holds a literal API key for "${k.provider}"; it was not copied. Set it in the environment: export ${k.variable}=...`);
+  return out;
 }
 
 const PLACEHOLDER_KEYS = new Set(['', 'local', 'lm-studio', 'lmstudio', 'ollama', 'none', 'no-key', 'sk-no-key-required']);
@@ -121,7 +133,7 @@ export function importOpenClaw(openclawText: string, options: OpenClawImportOpti
     : parseDocument('# CrucibleForge models.yaml (created by import-openclaw)\nversion: 1\n');
   const providersMap = ensureMap(doc, 'providers');
   const modelsMap = ensureMap(doc, 'models');
-  const result: OpenClawImportResult = { text: '', providers: [], models: [], skipped: [], keysToSet: [] };
+  const result: OpenClawImportResult = { text: '', providers: [], models: [], skipped: [], keysToSet: [], summary: [] };
   const knownProviders = new Map(Object.entries(existing?.providers ?? {}).map(([n, p]) => [n, p.base_url]));
   const knownPairs = new Set(Object.values(existing?.models ?? {}).map((m) => `${m.provider}\u0000${m.id}`));
   const knownLabels = new Set(Object.keys(existing?.models ?? {}));
@@ -188,5 +200,6 @@ export function importOpenClaw(openclawText: string, options: OpenClawImportOpti
   }
   result.text = doc.toString();
   parseConfig(result.text, existingFile); // the merged file must itself be valid
+  result.summary = summaryOf(result, options.source);
   return result;
 }

@@ -20,7 +20,7 @@ describe('classifyFailure', () => {
     const refused = timingError('TIMING_UNREACHABLE', 'cannot reach', { details: { ...request, system_code: 'ECONNREFUSED' } });
     expect(classifyFailure(refused)).toMatchObject({ errorClass: 'unreachable', retryable: false });
     const timeout = timingError('TIMING_FIRST_TOKEN_TIMEOUT', 'slow', { details: { ...request, timeout_ms: 5 } });
-    expect(classifyFailure(timeout)).toMatchObject({ errorClass: 'timeout', retryable: true });
+    expect(classifyFailure(timeout)).toMatchObject({ errorClass: 'stall', retryable: true });
     // a code that is not the streaming client's is not read by its name
     expect(classifyFailure(new CrucibleError('X_TIMEOUT_RESET', 'x', { retryable: true }))).toMatchObject({ errorClass: 'other', retryable: false });
   });

@@ -1,13 +1,12 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { CrucibleError, makeRedactor, redactDeep } from '@crucibleforge/core';
-import { benchHeader, benchResults, BenchSections, benchSpeedSection, type BenchResults, type Paint } from '@crucibleforge/report';
-import { inSeedOrder } from '@crucibleforge/cases/internal';
-import { createRun, defaultDriver, endpointConfig, readRunSpeed, type CaseDriver, type RunHandle, type RunRow } from '@crucibleforge/runner';
+import { benchHeader, benchResults, benchSpeedSection, type BenchResults, type Paint } from '@crucibleforge/report';
+import { benchRun, endpointConfig, type RunRow } from '@crucibleforge/runner';
 import { sandboxError } from '@crucibleforge/sandbox';
 import { openSandbox } from '../sandbox-open';
 import { runSpeedBenchmark, type SpeedReport, type SpeedSettings } from '@crucibleforge/speed';
 import { PROVIDER_KINDS, probeEndpoint, type ModelInfo, type ProviderKind } from '@crucibleforge/timing';
-import { envSecretFlag, oneOfFlag, parseCommandArgs } from '../args';
+import { envSecretFlag, oneOfFlag, parseCommandArgs, stringFlags } from '../args';
 import { ENGINE_USAGE, engineOptions, hardwareFlags, HARDWARE_OPTIONS, openEngine } from '../hardware-flags';
 import { benchConfig, checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
 import { paintFor } from '../bench-llm-render';
@@ -60,15 +59,11 @@ for lack of a sandbox.
 `;
 
 const options = {
-  'base-url': { type: 'string' },
-  'api-key-env': { type: 'string' },
-  kind: { type: 'string' },
+  ...stringFlags('base-url', 'api-key-env', 'kind', 'out', 'cases'),
+  json: { type: 'boolean', default: false },
   quick: { type: 'boolean', default: false },
   'speed-only': { type: 'boolean', default: false },
   'allow-unsandboxed': { type: 'boolean', default: false },
-  out: { type: 'string' },
-  json: { type: 'boolean', default: false },
-  cases: { type: 'string' },
   list: { type: 'boolean', default: false },
   check: { type: 'boolean', default: false },
   ...HARDWARE_OPTIONS,
@@ -84,32 +79,6 @@ function endpointOptions(values: { 'base-url'?: string | undefined; 'api-key-env
   const providerKind = oneOfFlag<ProviderKind>('kind', values.kind, PROVIDER_KINDS, baseUrl === DEFAULT_BASE_URL ? 'lmstudio' : 'generic');
   const bwrap = io.env['CRUCIBLEFORGE_BWRAP'];
   return { baseUrl, apiKey, apiKeyEnv, providerKind, model, bwrapPath: bwrap || undefined };
-}
-
-/** The suite: the case set's driver with its plan in the seed's order (the runner runs one at a time, in plan order). */
-function inSuiteOrder(driver: CaseDriver): CaseDriver {
-  return { ...driver, plan: async (selection) => inSeedOrder(await driver.plan(selection)) };
-}
-
-/** Prints the run's events bench-llm style (the reporter's sections): the speed section, each test as it ends, a score per section. */
-async function follow(handle: RunHandle, io: CliIO, paint: Paint, speedOf: () => Promise<SpeedReport | null>): Promise<{ rows: RunRow[]; stopped: boolean }> {
-  const sections = new BenchSections<RunRow>(handle.plan.cases, paint);
-  const say = (lines: string[]) => lines.length > 0 && io.stdout.write(`${lines.join('\n')}\n`);
-  let stopped = false;
-  for await (const event of handle.events) {
-    if (event.type === 'speed') {
-      const report = await speedOf();
-      if (report) say(benchSpeedSection(report, paint));
-    } else if (event.type === 'case-start') say(sections.start(event.case_id));
-    else if (event.type === 'case-end') say(sections.end(event.row));
-    else if (event.type === 'run-end') say(sections.close());
-    else if (event.type === 'notice') io.stderr.write(`bench-llm: ${event.message}\n`);
-    else if (event.type === 'model-stopped') {
-      stopped = true;
-      io.stderr.write(`bench-llm: the endpoint failed: ${event.message}\n`);
-    }
-  }
-  return { rows: sections.rows, stopped };
 }
 
 interface Measured {
@@ -141,7 +110,7 @@ async function speedOnly(t: Target, model: string, settings: SpeedSettings, io: 
   }
 }
 
-/** The suite through the runner: preflight, the speed measurement, then the tests one at a time, stored as a run. */
+/** The suite through the runner (its benchRun): preflight, the speed measurement, then the tests one at a time, stored as a run. */
 async function suite(t: Target, model: string, settings: SpeedSettings, values: Values, io: CliIO, paint: Paint, runsDir: string): Promise<Measured> {
   const casesDir = casesDirOf(io, values.cases);
   // no sandbox: the runner skips the code test (nothing sent) and says why in its row
@@ -150,27 +119,27 @@ async function suite(t: Target, model: string, settings: SpeedSettings, values: 
   const e = engineOptions(values);
   const engine = { ...(e.threads ? { threads: e.threads } : {}), ...(e.contextSize ? { context: e.contextSize } : {}), ...(e.batchSize ? { batch: e.batchSize } : {}) };
   const { config, label } = t.local ? endpointConfig({ gguf: t.local.gguf, engine, model }) : benchConfig(t.o, model);
-  const handle = await createRun({
+  const bench = await benchRun({
     config,
+    label,
     env: io.env,
-    models: [label],
     profile: PROFILE,
     seed: SEED,
     resultsDir: runsDir,
     casesDir,
-    driver: inSuiteOrder(await defaultDriver(casesDir)),
     toolVersion: VERSION,
     speed: settings,
     world: { sandbox: sandbox ?? noSandbox, secrets: t.o?.apiKey ? [t.o.apiKey] : [] },
     signal: io.signal,
     ...leaseCacheOption(io.env),
+    paint,
+    say: (lines) => io.stdout.write(`${lines.join('\n')}\n`),
+    warn: (line) => io.stderr.write(`bench-llm: ${line}\n`),
   });
-  const speedOf = async () => (await readRunSpeed(runsDir, handle.runId))?.find((s) => s.model === label)?.report ?? null;
-  const { rows, stopped } = await follow(handle, io, paint, speedOf);
-  await handle.done;
+  const { rows } = bench;
   const skippedCode = rows.some((r) => r.grade.status === 'skipped' && /no sandbox/.test(r.grade.reason));
-  const code = stopped || rows.some((r) => r.grade.status === 'error') ? EXIT.failed : skippedCode ? EXIT.noSandbox : EXIT.ok;
-  return { speed: await speedOf(), rows, run: { run_id: handle.runId, dir: handle.plan.dir }, casesDir, sandboxed: sandbox?.sandboxed ?? null, code };
+  const code = bench.stopped || rows.some((r) => r.grade.status === 'error') ? EXIT.failed : skippedCode ? EXIT.noSandbox : EXIT.ok;
+  return { speed: bench.speed, rows, run: bench.run, casesDir, sandboxed: sandbox?.sandboxed ?? null, code };
 }
 
 /** bench-llm on a GGUF in process (`--gguf` without `--base-url`): the runner's in-process provider, or the opened engine for --speed-only. */

@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { calibrateAttempts, calibrationWriteProblem, withCalibration } from '@crucibleforge/cases/internal';
-import { intFlag, parseCommandArgs } from '../args';
+import { intFlag, parseCommandArgs, stringFlags } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { inert } from '../output';
@@ -15,12 +15,7 @@ import { concrete, pickCase } from './cases-grade';
  */
 export async function calibrate(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
-    attempts: { type: 'string' },
-    solver: { type: 'string' },
-    date: { type: 'string' },
-    review: { type: 'string' },
-    seed: { type: 'string' },
-    cases: { type: 'string' },
+    ...stringFlags('attempts', 'solver', 'date', 'review', 'seed', 'cases'),
     write: { type: 'boolean' },
     json: { type: 'boolean' },
     'allow-unsandboxed': { type: 'boolean' },

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { assertKnownIds, grade as gradeReply, initialMessages, isCasesError, materializeCase, parseReplyFile, type LoadedCase, type MaterializedCase } from '@crucibleforge/cases';
 import type { Sandbox } from '@crucibleforge/sandbox';
-import { intFlag, parseCommandArgs } from '../args';
+import { intFlag, parseCommandArgs, stringFlags } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { inert } from '../output';
@@ -35,9 +35,7 @@ export async function concrete(io: CliIO, c: LoadedCase, seed: number, sandbox: 
 /** `cases grade <id> --reply FILE`: grades one reply exactly as a run does. Exit 0 pass, 1 anything else. */
 export async function grade(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
-    reply: { type: 'string' },
-    seed: { type: 'string' },
-    cases: { type: 'string' },
+    ...stringFlags('reply', 'seed', 'cases'),
     json: { type: 'boolean' },
     text: { type: 'boolean' },
     'allow-unsandboxed': { type: 'boolean' },

@@ -6,7 +6,7 @@ import { assertKnownIds, formatVerifySummary, verifyCases, type LoadedCase } fro
 import { caseListRows, caseListText } from '@crucibleforge/cases/internal';
 import { lazySandbox } from '../sandbox-open';
 import { withRunnerErrors } from '../runner-context';
-import { parseCommandArgs } from '../args';
+import { parseCommandArgs, stringFlags } from '../args';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { inert } from '../output';
@@ -56,9 +56,7 @@ Options:
 async function list(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     json: { type: 'boolean' },
-    cases: { type: 'string' },
-    profile: { type: 'string' },
-    category: { type: 'string' },
+    ...stringFlags('cases', 'profile', 'category'),
   });
   if (positionals.length > 0) throw new UsageError(`cases list takes no arguments, got "${positionals[0]}"`);
   if (values.category !== undefined && !CATEGORIES.includes(values.category as (typeof CATEGORIES)[number])) {
@@ -119,10 +117,8 @@ function progressLine(io: CliIO, total: number, started: number) {
 
 async function verify(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
+    ...stringFlags('out', 'cases', 'profile'),
     json: { type: 'boolean' },
-    out: { type: 'string' },
-    cases: { type: 'string' },
-    profile: { type: 'string' },
     'allow-unsandboxed': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
   });

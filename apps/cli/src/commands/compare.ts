@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { compareRuns, DEFAULT_GATE, parseGate, parseThresholds, renderComparisonJson, renderComparisonMarkdown, renderComparisonText } from '@crucibleforge/report';
-import { parseCommandArgs } from '../args';
+import { parseCommandArgs, stringFlags } from '../args';
 import { loadSide, parseSideSpec } from '../compare-sides';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { resultsDirOf, withRunnerErrors } from '../runner-context';
@@ -33,16 +33,8 @@ reason is printed), or a metric named in --gate that cannot be measured (no spee
 `;
 
 const options = {
-  gate: { type: 'string' },
-  'max-drop-pp': { type: 'string' },
-  'max-slowdown': { type: 'string' },
-  'max-cost-increase': { type: 'string' },
-  'max-token-increase': { type: 'string' },
-  alpha: { type: 'string' },
+  ...stringFlags('gate', 'max-drop-pp', 'max-slowdown', 'max-cost-increase', 'max-token-increase', 'alpha', 'markdown', 'results', 'baseline-results'),
   json: { type: 'boolean' },
-  markdown: { type: 'string' },
-  results: { type: 'string' },
-  'baseline-results': { type: 'string' },
 } as const;
 
 function alphaFlag(value: string | undefined): number | undefined {

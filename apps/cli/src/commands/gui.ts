@@ -1,4 +1,4 @@
-import { GuiError, startGuiServer } from '@crucibleforge/gui';
+import { GuiError, guiBannerLines, startGuiServer } from '@crucibleforge/gui';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
@@ -73,15 +73,7 @@ export const command: CommandModule = {
         }
         throw error;
       }
-      const lines = [`CrucibleForge GUI on ${gui.url}`];
-      if (gui.token) {
-        lines.push(`open: ${gui.openUrl}`);
-        lines.push(gui.tokenGenerated ? `token: generated for this session (${host} is not loopback, so every request needs it)` : 'token: required on every request');
-      }
-      if (host === '0.0.0.0' || host === '::') lines.push('listening on every interface: from another machine use this machine\'s address');
-      lines.push(configPath ? `config: ${configPath}` : `config: none found (looked at ${searched.join(', ')}); create one with "crucibleforge config --init"`);
-      lines.push(`results: ${resultsDir}`, `cases: ${casesDir}`);
-      if (!sandbox) lines.push('sandbox: unavailable (see above), so code cases cannot be graded in GUI runs');
+      const lines = guiBannerLines(gui, { configPath: configPath ?? null, searched, resultsDir, casesDir, sandbox: Boolean(sandbox) });
       const server = gui;
       return serveUntilSignal(io, {
         banner: lines,

@@ -55,14 +55,7 @@ export const command: CommandModule = {
       const target = located.path ?? join(io.cwd, 'models.yaml');
       const existing = await readIfExists(target);
       const result = importOpenClaw(text, { source, existing, existingFile: target });
-      const out: string[] = [];
-      for (const p of result.providers) out.push(`+ provider ${p.name} (${p.kind}, ${p.base_url}${p.api_key_env ? `, key from $${p.api_key_env}` : ''})`);
-      for (const m of result.models) out.push(`+ model ${m.label} (${m.provider}/${m.id}, disabled)`);
-      for (const s of result.skipped) out.push(`- skipped ${s.what}: ${s.reason}`);
-      if (result.providers.length + result.models.length === 0) out.push('nothing new to import');
-      for (const k of result.keysToSet) {
-        out.push(`! ${source} holds a literal API key for "${k.provider}"; it was not copied. Set it in the environment: export ${k.variable}=...`);
-      }
+      const out = [...result.summary];
       if (values['dry-run']) {
         io.stdout.write(`${out.join('\n')}\n\n${result.text}`);
         return EXIT.ok;

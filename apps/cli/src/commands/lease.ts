@@ -17,7 +17,7 @@ import {
   type LeaseAuth,
   type LeaseServerOptions,
 } from '@crucibleforge/lease';
-import { envSecretFlag, intFlag, listFlag, parseCommandArgs } from '../args';
+import { envSecretFlag, intFlag, listFlag, parseCommandArgs, stringFlags } from '../args';
 import { leaseCacheOption } from '../runner-context';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 
@@ -50,21 +50,10 @@ Options:
 `;
 
 const options = {
-  server: { type: 'string' },
-  'api-key-env': { type: 'string' },
-  'api-key-header': { type: 'string' },
-  'pin-env': { type: 'string' },
-  devices: { type: 'string' },
+  ...stringFlags('server', 'api-key-env', 'api-key-header', 'pin-env', 'devices', 'holder', 'reason', 'ttl-s', 'priority', 'wait-s', 'id', 'lock-dir'),
   model: { type: 'string', multiple: true },
-  holder: { type: 'string' },
-  reason: { type: 'string' },
-  'ttl-s': { type: 'string' },
-  priority: { type: 'string' },
-  'wait-s': { type: 'string' },
   force: { type: 'boolean' },
   detach: { type: 'boolean' },
-  id: { type: 'string' },
-  'lock-dir': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 

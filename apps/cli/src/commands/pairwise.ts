@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { renderPairwiseMarkdown } from '@crucibleforge/report';
 import { pairwiseRun, writePairwiseFile } from '@crucibleforge/runner';
-import { categoriesFlag, listFlag, parseCommandArgs } from '../args';
+import { categoriesFlag, listFlag, parseCommandArgs, stringFlags } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
 import { JSON_FLAG_HELP, jsonMode } from '../output';
@@ -24,11 +24,8 @@ ${JSON_FLAG_HELP}
 `;
 
 const options = {
-  models: { type: 'string' },
-  run: { type: 'string' },
-  categories: { type: 'string' },
+  ...stringFlags('models', 'run', 'categories', 'out'),
   'force-self-judge': { type: 'boolean' },
-  out: { type: 'string' },
   json: { type: 'boolean' },
   ...STORE_OPTIONS,
 } as const;

@@ -1,5 +1,5 @@
 import { defaultDriver, loadRun, regradeLines, regradeRun } from '@crucibleforge/runner';
-import { listFlag, parseCommandArgs } from '../args';
+import { listFlag, parseCommandArgs, stringFlags } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, type CommandModule } from '../io';
 import { resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
@@ -25,12 +25,9 @@ ${JSON_FLAG_HELP}
 `;
 
 const options = {
-  run: { type: 'string' },
+  ...stringFlags('run', 'models', 'cases', 'results'),
   latest: { type: 'boolean' },
-  models: { type: 'string' },
   'dry-run': { type: 'boolean' },
-  cases: { type: 'string' },
-  results: { type: 'string' },
   'allow-unsandboxed': { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { parseReportFormats, REPORT_FORMATS } from '@crucibleforge/report';
-import { listFlag, parseCommandArgs } from '../args';
+import { listFlag, parseCommandArgs, stringFlags } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
 import { JSON_FLAG_HELP, jsonMode, terminalWidth } from '../output';
@@ -22,12 +22,8 @@ ${JSON_FLAG_HELP}
 `;
 
 const options = {
-  run: { type: 'string' },
+  ...stringFlags('run', 'models', 'format', 'out', 'results'),
   latest: { type: 'boolean' },
-  models: { type: 'string' },
-  format: { type: 'string' },
-  out: { type: 'string' },
-  results: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 

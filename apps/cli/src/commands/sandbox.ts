@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
 import { describeResult, languageOf, type SandboxResult } from '@crucibleforge/sandbox';
 import { openSandbox } from '../sandbox-open';
-import { intFlag, numberFlag, parseCommandArgs } from '../args';
+import { intFlag, numberFlag, parseCommandArgs, stringFlags } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { inert } from '../output';
 
@@ -28,9 +28,7 @@ Environment:
 
 async function exec(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
-    lang: { type: 'string' },
-    'timeout-s': { type: 'string' },
-    'memory-mb': { type: 'string' },
+    ...stringFlags('lang', 'timeout-s', 'memory-mb'),
     json: { type: 'boolean', default: false },
     'allow-unsandboxed': { type: 'boolean', default: false },
   });

@@ -5,7 +5,7 @@ import { partialTimingsText, renderSpeedReport, speedEventText } from '@crucible
 import { parseCount, runSpeedBenchmark, type SpeedPromptKey } from '@crucibleforge/speed';
 import { isTimingError, PROVIDER_KINDS, releaseModel, type ProviderKind, type TimingTimeouts } from '@crucibleforge/timing';
 import type { OpenedEngine, PpTgReport } from '@crucibleforge/engine-llamacpp';
-import { envSecretFlag, intFlag, listFlag, numberFlag, oneOfFlag, parseCommandArgs } from '../args';
+import { envSecretFlag, intFlag, listFlag, numberFlag, oneOfFlag, parseCommandArgs, stringFlags } from '../args';
 import { ENGINE_USAGE, hardwareFlags, HARDWARE_OPTIONS, openEngine } from '../hardware-flags';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { redactingIO } from '../runner-context';
@@ -52,27 +52,11 @@ Exit codes: 0 measured, 1 measurement failed (or wrong model served), 2 usage er
 `;
 
 const OPTIONS = {
-  'base-url': { type: 'string' },
-  'api-key-env': { type: 'string' },
-  runs: { type: 'string' },
-  warmup: { type: 'string' },
-  prompts: { type: 'string' },
-  depths: { type: 'string' },
-  concurrency: { type: 'string' },
-  'max-tokens': { type: 'string' },
-  provider: { type: 'string' },
-  reasoning: { type: 'string' },
+  ...stringFlags('base-url', 'api-key-env', 'runs', 'warmup', 'prompts', 'depths', 'concurrency', 'max-tokens', 'provider', 'reasoning', 'out', 'pp', 'tg', 'repetitions'),
+  ...stringFlags('connect-timeout', 'first-token-timeout', 'gap-timeout', 'total-timeout'),
   ...HARDWARE_OPTIONS,
-  'connect-timeout': { type: 'string' },
-  'first-token-timeout': { type: 'string' },
-  'gap-timeout': { type: 'string' },
-  'total-timeout': { type: 'string' },
   unload: { type: 'boolean' },
   json: { type: 'boolean' },
-  out: { type: 'string' },
-  pp: { type: 'string' },
-  tg: { type: 'string' },
-  repetitions: { type: 'string' },
 } as const;
 
 const PROMPT_KEYS: readonly SpeedPromptKey[] = ['short', 'medium', 'long'];

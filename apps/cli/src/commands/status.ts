@@ -1,5 +1,5 @@
 import { configuredSecrets, setupLines, setupStatus } from '@crucibleforge/runner';
-import { parseCommandArgs } from '../args';
+import { parseCommandArgs, stringFlags } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { CASES_DIR_NOT_FOUND, findCasesDir } from '../cases-dir';
 import { configNotFound, locateConfig, redactingIO, requireConfig, resultsDirOf, withRunnerErrors } from '../runner-context';
@@ -21,9 +21,7 @@ preflight, the case set), 2 no models.yaml (or an invalid one).
 const options = {
   'no-preflight': { type: 'boolean' },
   json: { type: 'boolean' },
-  config: { type: 'string' },
-  results: { type: 'string' },
-  cases: { type: 'string' },
+  ...stringFlags('config', 'results', 'cases'),
 } as const;
 
 export const command: CommandModule = {
