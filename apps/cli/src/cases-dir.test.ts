@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseSetDir } from '@crucibleforge/case-set';
-import { casesDirOf, defaultCasesDir, findCasesDir, shippedCasesDir } from './cases-dir';
+import { casesDirOf, findCasesDir } from './cases-dir';
 import { UsageError } from './io';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -19,19 +19,6 @@ mkdirSync(join(withSet, 'deep', 'er'), { recursive: true });
 mkdirSync(join(tmp, 'bare', 'cases'), { recursive: true });
 
 const NOWHERE = 'node:nothing';
-
-describe('defaultCasesDir', () => {
-  it('walks up from the working directory to a cases/ with schema.json', () => {
-    expect(defaultCasesDir(join(withSet, 'deep', 'er'), NOWHERE)).toBe(join(withSet, 'cases'));
-    expect(defaultCasesDir(withSet, NOWHERE)).toBe(join(withSet, 'cases'));
-  });
-
-  it('skips a cases/ without schema.json, then tries from the module file', () => {
-    expect(defaultCasesDir(join(tmp, 'bare'), NOWHERE)).toBeNull();
-    const module = pathToFileURL(join(REPO, 'apps', 'cli', 'dist', 'cli.js')).href;
-    expect(defaultCasesDir(join(tmp, 'bare'), module)).toBe(join(REPO, 'cases'));
-  });
-});
 
 describe('casesDirOf', () => {
   const io = (cwd: string, env: Record<string, string> = {}) => ({ cwd, env });
@@ -51,7 +38,6 @@ describe('casesDirOf', () => {
   });
 
   it('ends at the case set shipped in @crucibleforge/case-set, found by package resolution', () => {
-    expect(shippedCasesDir()).toBe(caseSetDir);
     expect(findCasesDir(io(join(tmp, 'bare')), undefined, NOWHERE)).toBe(caseSetDir);
     expect(findCasesDir(io(join(tmp, 'bare')), undefined, NOWHERE, join(tmp, 'shipped'))).toBe(join(tmp, 'shipped'));
   });

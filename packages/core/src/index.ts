@@ -49,3 +49,5 @@ export type {
   SpeedRound,
   SpeedSummary,
 } from './results';
+export { useColor, terminalWidth, jsonMode, redrawnLine } from './terminal';
+export type { TextStream } from './terminal';

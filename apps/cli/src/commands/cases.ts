@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { CATEGORIES, didYouMean } from '@crucibleforge/core';
+import { CATEGORIES, didYouMean, redrawnLine } from '@crucibleforge/core';
 import { assertKnownIds, formatVerifySummary, verifyCases, type LoadedCase } from '@crucibleforge/cases';
 import { caseListRows, caseListText } from '@crucibleforge/cases/internal';
 import { lazySandbox } from '../sandbox-open';
@@ -93,28 +93,6 @@ function filterCases(io: CliIO, dir: string, all: LoadedCase[], cases: LoadedCas
   return cases.filter((c) => picked.has(c));
 }
 
-/** `verify: 12/323 cases · 2 with problems · 14 s`, redrawn in place on a terminal's stderr; nothing elsewhere. */
-function progressLine(io: CliIO, total: number, started: number) {
-  let done = 0;
-  let failed = 0;
-  let shown = false;
-  const tty = io.stderr.isTTY === true;
-  return {
-    count(ok: boolean) {
-      done += 1;
-      if (!ok) failed += 1;
-      if (!tty) return;
-      const seconds = Math.round((performance.now() - started) / 1000);
-      io.stderr.write(`\r\x1b[2Kverify: ${done}/${total} cases${failed ? ` · ${failed} with problems` : ''} · ${seconds} s`);
-      shown = true;
-    },
-    clear() {
-      if (shown) io.stderr.write('\r\x1b[2K');
-      shown = false;
-    },
-  };
-}
-
 async function verify(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     ...stringFlags('out', 'cases', 'profile'),
@@ -130,7 +108,10 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   const started = performance.now();
   // with --json stdout carries only the report; the lines a person reads go to stderr
   const lines = values.json ? io.stderr : io.stdout;
-  const progress = progressLine(io, cases.length, started);
+  // `verify: 12/323 cases · 2 with problems · 14 s`, redrawn in place on a terminal's stderr; nothing elsewhere
+  const progress = redrawnLine(io.stderr);
+  let done = 0;
+  let failed = 0;
   let report;
   try {
     report = await verifyCases(cases, {
@@ -144,7 +125,9 @@ async function verify(args: string[], io: CliIO): Promise<number> {
           lines.write(`ok   ${r.id} (${(r.elapsed_ms / 1000).toFixed(1)} s; sandbox ${(r.sandbox_ms / 1000).toFixed(1)} s)\n`);
         }
         if (values.verbose) for (const w of r.warnings) lines.write(`  warning: ${w}\n`);
-        progress.count(r.ok);
+        done += 1;
+        if (!r.ok) failed += 1;
+        progress.show(`verify: ${done}/${cases.length} cases${failed ? ` · ${failed} with problems` : ''} · ${Math.round((performance.now() - started) / 1000)} s`);
       },
     });
   } finally {
