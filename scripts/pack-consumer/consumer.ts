@@ -14,7 +14,8 @@ import { loadConfig } from '@crucibleforge/runner';
 import { createSandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint } from '@crucibleforge/sim-endpoint';
 import { createTimedCompleter, streamChat } from '@crucibleforge/timing';
-import { writeGguf } from '@crucibleforge/timing/testing';
+import { runSpeedBenchmark } from '@crucibleforge/speed';
+import { writeGguf } from '@crucibleforge/speed/testing';
 
 /** One model, every judged case of the shipped set: a row each, judged by a plain function. */
 export async function harness(model: (request: ChatRequest) => Promise<ChatReply>, judgeModel: JudgeCompleter): Promise<ResultRow[]> {
@@ -55,7 +56,7 @@ export async function inProcess(options: LlamaCppEngineOptions): Promise<string>
 }
 
 export const everything = [
-  writeGguf,
+  writeGguf, runSpeedBenchmark,
   cliMain, EXIT, CrucibleError, createDemoModels, startGuiServer, acquireLease, loadConfig, startSimEndpoint,
   streamChat, createTimedCompleter, completerFrom,
 ] as const;
