@@ -9,3 +9,5 @@ export { referenceAnswer, answerMissingFact, overflowingReasoning, FILLER_ANSWER
 export type { DemoModels, DemoModelsOptions, DemoPace, FaultKind, PlannedFault } from './types';
 export { runDemo, closingLines, demoConfig, DEMO_PROFILE, DEMO_SEED } from './demo-run';
 export type { DemoOptions, DemoOutcome } from './demo-run';
+export { demoEngineSpeed, DEMO_ENGINE_MODEL } from './demo-engine';
+export type { DemoEngineResult } from './demo-engine';
