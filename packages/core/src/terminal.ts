@@ -50,9 +50,8 @@ export function redrawnLine(stream: TextStream): { show(text: string): void; cle
   return {
     show(text) {
       if (!tty) return;
-      clear();
       line = text;
-      stream.write(line);
+      stream.write(`\r\x1b[2K${line}`);
       shown = true;
     },
     clear,
