@@ -179,7 +179,7 @@ try {
     });
 
     check('the shipped case set loads clean from the installed tree, every case of cases/ in it', () => {
-      const count = `import { caseSetDir } from '@crucibleforge/case-set';\nimport { loadCases } from '@crucibleforge/cases';\nconst r = await loadCases(process.argv[2] ?? caseSetDir);\nif (!r.ok) { console.error(JSON.stringify(r.problems.slice(0, 5))); process.exit(1); }\nconsole.log(r.cases.length);\n`;
+      const count = `import { caseSetDir } from '@crucibleforge/case-set';\nimport { loadCaseSet } from '@crucibleforge/cases';\nconst set = await loadCaseSet(process.argv[2] ?? caseSetDir); // throws CASES_INVALID naming each problem\nconsole.log(set.cases.length);\n`;
       writeFileSync(join(consumer, 'count-cases.mjs'), count);
       const shipped = Number(mustRun(process.execPath, ['count-cases.mjs'], { cwd: consumer }).stdout.trim());
       const repo = Number(mustRun(process.execPath, ['count-cases.mjs', join(REPO, 'cases')], { cwd: consumer }).stdout.trim());
