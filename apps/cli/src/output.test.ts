@@ -1,7 +1,6 @@
 import type { RunEvent, RunRow } from '@crucibleforge/runner';
 import { describe, expect, it } from 'vitest';
-import { benchTestLines } from '@crucibleforge/report';
-import { paintFor } from './bench-llm-render';
+import { benchTestLines, paintFor } from '@crucibleforge/report';
 import { main } from './main';
 import { terminalWidth, useColor } from './output';
 import { renderRun } from './runner-render';

@@ -9,6 +9,7 @@ export { renderSpeedReport, speedEventText, partialTimingsText } from './speed-t
 export { renderPairwiseMarkdown } from './render-pairwise';
 export { benchResults, benchScores, benchParts } from './bench';
 export type { BenchResults, BenchScores, BenchPart } from './bench';
+export { fileSafe, localDate, paintFor, resultsPath, shortPath } from './bench-files';
 export { benchHeader, benchSpeedSection, benchTestLines, BenchSections, columns, modelListText } from './bench-text';
 export type { ListedModel } from './bench-text';
 export type { Paint, BenchRow, BenchTest } from './bench-text';

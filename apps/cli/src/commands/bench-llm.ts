@@ -1,6 +1,6 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { CrucibleError, makeRedactor, redactDeep } from '@crucibleforge/core';
-import { benchHeader, benchResults, benchSpeedSection, type BenchResults, type Paint } from '@crucibleforge/report';
+import { benchHeader, benchResults, benchSpeedSection, paintFor, resultsPath, shortPath, type BenchResults, type Paint } from '@crucibleforge/report';
 import { benchRun, endpointConfig, type RunRow } from '@crucibleforge/runner';
 import { sandboxError } from '@crucibleforge/sandbox';
 import { openSandbox } from '../sandbox-open';
@@ -9,8 +9,7 @@ import { PROVIDER_KINDS, probeEndpoint, type ModelInfo, type ProviderKind } from
 import { envSecretFlag, oneOfFlag, parseCommandArgs, stringFlags } from '../args';
 import { ENGINE_USAGE, engineOptions, hardwareFlags, HARDWARE_OPTIONS, openEngine } from '../hardware-flags';
 import { benchConfig, checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
-import { paintFor } from '../bench-llm-render';
-import { resultsPath, shortPath, writeJsonFile } from '../bench-llm-results';
+import { writeJsonFile } from '../bench-llm-results';
 import type { OpenedEngine } from '@crucibleforge/engine-llamacpp';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';

@@ -1,7 +1,6 @@
-import { benchTestLines } from '@crucibleforge/report';
+import { benchTestLines } from './bench-text';
 import { describe, expect, it } from 'vitest';
-import { paintFor } from './bench-llm-render';
-import { fileSafe, localDate, resultsPath, shortPath } from './bench-llm-results';
+import { fileSafe, localDate, paintFor, resultsPath, shortPath } from './bench-files';
 
 describe('bench-llm output', () => {
   it('colours only on a terminal without NO_COLOR', () => {
