@@ -45,4 +45,5 @@ export { difficultyFromEvidence, calibrationProblems } from './difficulty';
 export { withCalibration } from './calibration-file';
 export { calibrateAttempts, calibrationWriteProblem } from './calibrate-attempts';
 export type { AttemptVerdict, CalibrationResult } from './calibrate-attempts';
-export { caseListRows, caseListText, inSeedOrder } from './listing';
+export { caseListRows, caseListText, filterCases, inSeedOrder } from './listing';
+export { slowestCasesLine, verifyResultText } from './verify/report';

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { CATEGORIES, didYouMean, redrawnLine } from '@crucibleforge/core';
-import { assertKnownIds, formatVerifySummary, verifyCases, type LoadedCase } from '@crucibleforge/cases';
-import { caseListRows, caseListText } from '@crucibleforge/cases/internal';
+import { formatVerifySummary, verifyCases } from '@crucibleforge/cases';
+import { caseListRows, caseListText, filterCases, slowestCasesLine, verifyResultText } from '@crucibleforge/cases/internal';
 import { lazySandbox } from '../sandbox-open';
 import { withRunnerErrors } from '../runner-context';
 import { parseCommandArgs, stringFlags } from '../args';
@@ -70,29 +69,6 @@ async function list(args: string[], io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
-/** Positional filters: case ids, or files / folders (relative to the working directory or the cases dir). */
-function filterCases(io: CliIO, dir: string, all: LoadedCase[], cases: LoadedCase[], filters: string[]): LoadedCase[] {
-  if (filters.length === 0) return cases;
-  const ids = new Set(all.map((c) => c.def.id));
-  const picked = new Set<LoadedCase>();
-  const unknownIds: string[] = [];
-  for (const f of filters) {
-    if (ids.has(f)) {
-      for (const c of cases) if (c.def.id === f) picked.add(c);
-      continue;
-    }
-    const candidates = [resolve(io.cwd, f), resolve(dir, f)].map((p) => p.replace(/[\\/]+$/, ''));
-    const hits = cases.filter((c) => {
-      const file = join(dir, c.file);
-      return candidates.some((p) => file === p || file.startsWith(p + sep));
-    });
-    if (hits.length === 0 && !candidates.some((p) => existsSync(p))) unknownIds.push(f);
-    for (const c of hits) picked.add(c);
-  }
-  if (unknownIds.length > 0) assertKnownIds(unknownIds, all, 'cases verify');
-  return cases.filter((c) => picked.has(c));
-}
-
 async function verify(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     ...stringFlags('out', 'cases', 'profile'),
@@ -104,7 +80,7 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   const selection = await loadSelection(io, dir, values.profile);
   if (typeof selection === 'number') return selection;
   // an unknown id is a config error (exit 2); no sandbox is exit 3 (withRunnerErrors)
-  const cases = filterCases(io, dir, selection.all, selection.cases, positionals);
+  const cases = filterCases(io.cwd, dir, selection.all, selection.cases, positionals);
   const started = performance.now();
   // with --json stdout carries only the report; the lines a person reads go to stderr
   const lines = values.json ? io.stderr : io.stdout;
@@ -119,12 +95,7 @@ async function verify(args: string[], io: CliIO): Promise<number> {
       signal: io.signal,
       onResult: (r) => {
         progress.clear();
-        if (!r.ok) {
-          lines.write(`FAIL ${r.id} (${r.file})\n${r.problems.map((p) => `  - ${p}\n`).join('')}`);
-        } else if (values.verbose) {
-          lines.write(`ok   ${r.id} (${(r.elapsed_ms / 1000).toFixed(1)} s; sandbox ${(r.sandbox_ms / 1000).toFixed(1)} s)\n`);
-        }
-        if (values.verbose) for (const w of r.warnings) lines.write(`  warning: ${w}\n`);
+        lines.write(verifyResultText(r, values.verbose ?? false));
         done += 1;
         if (!r.ok) failed += 1;
         progress.show(`verify: ${done}/${cases.length} cases${failed ? ` · ${failed} with problems` : ''} · ${Math.round((performance.now() - started) / 1000)} s`);
@@ -134,12 +105,7 @@ async function verify(args: string[], io: CliIO): Promise<number> {
     progress.clear();
   }
   const seconds = (performance.now() - started) / 1000;
-  if (values.verbose && report.results.length > 1) {
-    // by the case's own sandbox time: elapsed time also counts waiting for the shared pool
-    const slow = [...report.results].sort((a, b) => b.sandbox_ms - a.sandbox_ms).slice(0, 8);
-    const total = report.results.reduce((a, r) => a + r.sandbox_ms, 0);
-    lines.write(`slowest (own sandbox time): ${slow.map((r) => `${r.id} ${(r.sandbox_ms / 1000).toFixed(1)} s`).join(', ')}; all cases ${(total / 1000).toFixed(1)} s of sandbox time\n`);
-  }
+  if (values.verbose && report.results.length > 1) lines.write(slowestCasesLine(report.results));
   const json = `${JSON.stringify(report, null, 2)}\n`;
   const outFile = values.out ? resolve(io.cwd, values.out) : null;
   if (outFile) await writeFile(outFile, json);
