@@ -5,7 +5,11 @@ import {
   describeLeaseProgress,
   fetchServerStatus,
   holdLease,
+  leaseDetachedNote,
+  leaseHeldLine,
+  leaseReleasedLine,
   leaseStatusText,
+  parseDeviceList,
   isLeaseError,
   listGpuIndices,
   listLeases,
@@ -74,13 +78,7 @@ function connection(values: Values, io: CliIO): LeaseServerOptions {
 
 function devicesFlag(value: string | undefined): number[] | undefined {
   const items = listFlag(value);
-  if (items === undefined) return undefined;
-  if (items.length === 0) throw new UsageError('--devices needs at least one GPU index, e.g. --devices 0,1');
-  return items.map((item) => {
-    const n = Number(item);
-    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--devices: "${item}" is not a GPU index (a whole number ≥ 0)`);
-    return n;
-  });
+  return items === undefined ? undefined : parseDeviceList(items, '--devices');
 }
 
 function lockDir(values: Values, io: CliIO): string {
@@ -117,7 +115,7 @@ async function hold(lease: Lease, values: Values, io: CliIO): Promise<number> {
     io.stderr.write(`crucibleforge lease: could not release ${lease.id}: ${ended.error.message}\n`);
     return EXIT.failed;
   }
-  say({ event: 'released', id: lease.id, outcome: ended.result.outcome }, `released lease ${lease.id}${ended.result.outcome === 'already-gone' ? ' (the server had already dropped it)' : ''}\n`);
+  say({ event: 'released', id: lease.id, outcome: ended.result.outcome }, leaseReleasedLine(ended.result, true));
   return EXIT.ok;
 }
 
@@ -166,9 +164,9 @@ async function acquire(values: Values, io: CliIO): Promise<number> {
     io.stdout.write(`${JSON.stringify({ event: 'held', id: lease.id, kind: lease.kind, devices: lease.devices, ...(values.server ? { server: values.server } : {}) })}\n`);
   } else if (values.detach) {
     io.stdout.write(`${lease.id}\n`);
-    io.stderr.write(`lease ${lease.id} held on GPU ${lease.devices.join(',')}; it is not touched any more, so the server drops it after ${ttl === 0 ? 'never (no TTL)' : `${ttl} s idle`}. Release it with: crucibleforge lease release --server ${values.server} --id ${lease.id}\n`);
+    io.stderr.write(leaseDetachedNote(lease, values.server, ttl));
   } else {
-    io.stdout.write(`lease ${lease.id} held on GPU ${lease.devices.join(',')}${values.server ? ` of ${values.server}` : ' (local lock)'}; press Ctrl-C to release\n`);
+    io.stdout.write(leaseHeldLine(lease, values.server));
   }
   return values.detach ? EXIT.ok : hold(lease, values, io);
 }
@@ -178,7 +176,7 @@ async function release(values: Values, io: CliIO): Promise<number> {
   if (values.server === undefined) throw new UsageError('lease release needs --server URL (a local lock is released when its process ends)');
   const result = await releaseLeaseById({ ...connection(values, io), id: values.id });
   if (values.json) io.stdout.write(`${JSON.stringify({ event: 'released', id: result.leaseId, outcome: result.outcome })}\n`);
-  else io.stdout.write(result.outcome === 'released' ? `released lease ${result.leaseId}\n` : `lease ${result.leaseId} was already gone (counts as released)\n`);
+  else io.stdout.write(leaseReleasedLine(result, false));
   return EXIT.ok;
 }
 
