@@ -4,7 +4,7 @@
  * directory: ./cases-dir).
  */
 import { join, resolve } from 'node:path';
-import { CrucibleError, exitCodeOf, makeRedactor } from '@crucibleforge/core';
+import { CrucibleError, exitCodeOf } from '@crucibleforge/core';
 import { latestRunId, loadConfig, resolveConfigPath, RunnerError, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
 import { inert } from './output';
@@ -93,22 +93,5 @@ export async function withRunnerErrors(io: CliIO, command: string, body: () => P
   }
 }
 
-/**
- * The io with `secrets` (API keys) replaced by [redacted] in everything written to stdout and stderr: an
- * endpoint may echo the key it was sent in an error, and that text must not reach a terminal or a log.
- */
-export function redactingIO(io: CliIO, secrets: readonly (string | undefined)[]): CliIO {
-  const redact = makeRedactor(secrets);
-  return {
-    ...io,
-    stdout: {
-      write: (text: string) => io.stdout.write(redact(text)),
-      ...(io.stdout.isTTY === undefined ? {} : { isTTY: io.stdout.isTTY }),
-      // the terminal's width stays readable through the wrapper (the summary table fits it)
-      get columns() {
-        return io.stdout.columns;
-      },
-    },
-    stderr: { write: (text: string) => io.stderr.write(redact(text)), ...(io.stderr.isTTY === undefined ? {} : { isTTY: io.stderr.isTTY }) },
-  };
-}
+/** The io with API keys redacted in everything written (core's). */
+export { redactingIO } from '@crucibleforge/core';

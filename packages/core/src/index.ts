@@ -7,6 +7,7 @@ export { finiteNumber, nonEmptyString, jsonObject } from './fields';
 export type { JsonObject } from './fields';
 export { EMPTY_USAGE } from './usage';
 export { makeRedactor, redactDeep, redactSecrets, secretForms, REDACTED } from './redact';
+export { redactingIO } from './redacting-io';
 export { sameModel, servedModelMatches } from './model-id';
 export type { ModelMatchMode } from './model-id';
 export { stripThinking, THINK_OPEN_TAGS, THINK_CLOSE_TAGS } from './think';
