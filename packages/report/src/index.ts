@@ -5,7 +5,7 @@ export type { TerminalSummaryOptions } from './render-terminal';
 export { isEndpointErrorRow, modelStatus, renderModelStatus, statusCell, statusLine } from './status';
 export type { ModelStatus, ModelStopInput } from './status';
 export { renderHtml } from './render-html';
-export { renderSpeedReport, speedEventText, partialTimingsText } from './speed-text';
+export { renderSpeedReport, speedEventText, speedFailureText, partialTimingsText } from './speed-text';
 export { renderPairwiseMarkdown } from './render-pairwise';
 export { benchResults, benchScores, benchParts } from './bench';
 export type { BenchResults, BenchScores, BenchPart } from './bench';

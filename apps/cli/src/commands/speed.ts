@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CrucibleError, makeRedactor, type ReasoningMode } from '@crucibleforge/core';
-import { partialTimingsText, renderSpeedReport, speedEventText } from '@crucibleforge/report';
+import { renderSpeedReport, speedEventText, speedFailureText } from '@crucibleforge/report';
 import { parseCount, runSpeedBenchmark, type SpeedPromptKey } from '@crucibleforge/speed';
-import { isTimingError, PROVIDER_KINDS, releaseModel, type ProviderKind, type TimingTimeouts } from '@crucibleforge/timing';
+import { PROVIDER_KINDS, releaseModel, type ProviderKind, type TimingTimeouts } from '@crucibleforge/timing';
 import type { OpenedEngine, PpTgReport } from '@crucibleforge/engine-llamacpp';
 import { envSecretFlag, intFlag, listFlag, numberFlag, oneOfFlag, parseCommandArgs, stringFlags } from '../args';
 import { ENGINE_USAGE, hardwareFlags, HARDWARE_OPTIONS, openEngine } from '../hardware-flags';
@@ -140,14 +140,7 @@ export const command: CommandModule = {
       });
     } catch (error) {
       if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
-      let message = error.message;
-      if (error.code === 'TIMING_AUTH') {
-        message = keyVar ? `key rejected, set ${keyVar} to a valid key (${error.message})` : `key rejected: the endpoint needs a key; put it in an environment variable and pass --api-key-env VAR (${error.message})`;
-      }
-      io.stderr.write(`crucibleforge speed: ${error.code}: ${inert(message)}\n`);
-      // a timeout or a broken stream: what was measured before it stopped helps tell a slow server from a dead one
-      const cut = isTimingError(error, 'TIMING_CONNECT_TIMEOUT', 'TIMING_FIRST_TOKEN_TIMEOUT', 'TIMING_GAP_TIMEOUT', 'TIMING_TOTAL_TIMEOUT', 'TIMING_STREAM_ERROR');
-      if (cut) io.stderr.write(`  ${partialTimingsText(error.details.partial)}\n`);
+      io.stderr.write(`crucibleforge speed: ${speedFailureText(error, keyVar)}`);
       await opened?.engine.close();
       return EXIT.failed;
     }
