@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isLeaseError } from './errors';
-import { leaseDetachedNote, leaseHeldLine, leaseReleasedLine, parseDeviceList } from './held-text';
+import { leaseAuth, leaseDetachedNote, leaseHeldLine, leaseReleasedLine, parseDeviceList } from './held-text';
 
 describe('lease holder text', () => {
   const lease = { id: 'L1', devices: [0, 1] };
@@ -29,5 +29,10 @@ describe('lease holder text', () => {
     expect(bad(['x'])).toBe('--devices: "x" is not a GPU index (a whole number ≥ 0)');
     expect(bad(['-1'])).toContain('"-1" is not a GPU index');
     expect(bad([])).toBe('--devices needs at least one GPU index, e.g. --devices 0,1');
+  });
+  it('auth: only what was given; a header other than bearer or x-api-key is LEASE_CONFIG naming the field', () => {
+    expect(leaseAuth({})).toEqual({});
+    expect(leaseAuth({ apiKey: 'k', apiKeyHeader: 'x-api-key', pin: '1234' })).toEqual({ apiKey: 'k', apiKeyHeader: 'x-api-key', pin: '1234' });
+    expect(() => leaseAuth({ apiKeyHeader: 'basic' }, '--api-key-header')).toThrow('--api-key-header must be bearer or x-api-key, got "basic"');
   });
 });

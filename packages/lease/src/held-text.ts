@@ -1,6 +1,7 @@
-/** What a lease holder prints: the lease held (attached or detached) and the lease given back. */
+/** What a lease holder prints (the lease held, attached or detached, and given back) and what it is given (GPU indices, auth). */
 import { LeaseError } from './errors';
 import type { Lease, ReleaseResult } from './types';
+import type { LeaseAuth } from './http';
 
 /** `lease … held on GPU 0,1 of SERVER; press Ctrl-C to release` (a local lock names itself). */
 export function leaseHeldLine(lease: Pick<Lease, 'id' | 'devices'>, server: string | undefined): string {
@@ -26,4 +27,13 @@ export function parseDeviceList(items: readonly string[], field = 'devices'): nu
     if (!Number.isInteger(n) || n < 0) throw new LeaseError('LEASE_CONFIG', `${field}: "${item}" is not a GPU index (a whole number ≥ 0)`, { details: { field, value: item } });
     return n;
   });
+}
+
+/** The lease calls' auth from what the user gave; an `apiKeyHeader` other than bearer or x-api-key is LEASE_CONFIG naming `field`. */
+export function leaseAuth(given: { apiKey?: string | undefined; apiKeyHeader?: string | undefined; pin?: string | undefined }, field = 'apiKeyHeader'): LeaseAuth {
+  const header = given.apiKeyHeader;
+  if (header !== undefined && header !== 'bearer' && header !== 'x-api-key') {
+    throw new LeaseError('LEASE_CONFIG', `${field} must be bearer or x-api-key, got "${header}"`, { details: { field, value: header } });
+  }
+  return { ...(given.apiKey !== undefined ? { apiKey: given.apiKey } : {}), ...(header !== undefined ? { apiKeyHeader: header } : {}), ...(given.pin !== undefined ? { pin: given.pin } : {}) };
 }

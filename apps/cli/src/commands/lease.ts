@@ -11,6 +11,7 @@ import {
   leaseStatusText,
   parseDeviceList,
   isLeaseError,
+  leaseAuth,
   listGpuIndices,
   listLeases,
   listLocalLocks,
@@ -18,7 +19,6 @@ import {
   validIdleTtl,
   DEFAULT_IDLE_TTL_S,
   type Lease,
-  type LeaseAuth,
   type LeaseServerOptions,
 } from '@crucibleforge/lease';
 import { envSecretFlag, intFlag, listFlag, parseCommandArgs, stringFlags } from '../args';
@@ -65,15 +65,9 @@ type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
 
 function connection(values: Values, io: CliIO): LeaseServerOptions {
   if (values.server === undefined) throw new UsageError('--server URL is required here');
-  const header = values['api-key-header'];
-  if (header !== undefined && header !== 'bearer' && header !== 'x-api-key') throw new UsageError(`--api-key-header must be bearer or x-api-key, got "${header}"`);
-  const auth: LeaseAuth = {};
   const apiKey = envSecretFlag(io.env, 'api-key-env', values['api-key-env']);
   const pin = envSecretFlag(io.env, 'pin-env', values['pin-env']);
-  if (apiKey !== undefined) auth.apiKey = apiKey;
-  if (header !== undefined) auth.apiKeyHeader = header;
-  if (pin !== undefined) auth.pin = pin;
-  return { server: values.server, auth };
+  return { server: values.server, auth: leaseAuth({ apiKey, apiKeyHeader: values['api-key-header'], pin }, '--api-key-header') };
 }
 
 function devicesFlag(value: string | undefined): number[] | undefined {
@@ -122,13 +116,8 @@ async function hold(lease: Lease, values: Values, io: CliIO): Promise<number> {
 async function acquire(values: Values, io: CliIO): Promise<number> {
   const devices = devicesFlag(values.devices);
   const ttl = intFlag('ttl-s', values['ttl-s'], DEFAULT_IDLE_TTL_S, 0);
-  if (ttl !== 0) {
-    try {
-      validIdleTtl(ttl, '--ttl-s');
-    } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
-  }
+  // out of range: LEASE_CONFIG naming --ttl-s, a usage error (run)
+  if (ttl !== 0) validIdleTtl(ttl, '--ttl-s');
   const waitS = intFlag('wait-s', values['wait-s'], 600, 0);
   const priority = intFlag('priority', values.priority, 2, 1);
   if (priority > 3) throw new UsageError(`--priority must be 1, 2 or 3, got "${values.priority}"`);
