@@ -7,6 +7,8 @@ export type { ModelStatus, ModelStopInput } from './status';
 export { renderHtml } from './render-html';
 export { renderSpeedReport, speedEventText, speedFailureText, partialTimingsText } from './speed-text';
 export { renderPairwiseMarkdown } from './render-pairwise';
+export { judgeSummaryLine } from './judge-text';
+export type { JudgeSummaryCounts } from './judge-text';
 export { benchResults, benchScores, benchParts } from './bench';
 export type { BenchResults, BenchScores, BenchPart } from './bench';
 export { fileSafe, localDate, paintFor, resultsPath, shortPath } from './bench-files';

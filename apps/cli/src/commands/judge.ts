@@ -1,3 +1,4 @@
+import { judgeSummaryLine } from '@crucibleforge/report';
 import { configuredSecrets, eventText, judgeRun } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs, type ParsedCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
@@ -56,13 +57,7 @@ export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string, 
     world: { secrets: configuredSecrets(base.config, io.env) },
     onEvent: (event) => io.stdout.write(`${eventText(event)}\n`),
   });
-  if (summary.judged === 0 && summary.self_judge_skipped === 0) {
-    io.stdout.write(`nothing to judge in run ${id}${summary.pending > 0 ? ` (${summary.pending} rows keep a judge error; --retry-errors retries them)` : ''}\n`);
-  } else {
-    io.stdout.write(
-      `judged ${summary.judged}: ${summary.correct} correct, ${summary.incorrect} incorrect, ${summary.judge_errors} judge errors; ${summary.pending} rows still pending\n`,
-    );
-  }
+  io.stdout.write(judgeSummaryLine(summary, id));
   emit({ summary });
   return summary.pending > 0 ? EXIT.failed : EXIT.ok;
 }
