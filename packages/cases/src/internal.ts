@@ -47,4 +47,4 @@ export { calibrateAttempts, calibrationWriteProblem } from './calibrate-attempts
 export type { AttemptVerdict, CalibrationResult } from './calibrate-attempts';
 export { caseListRows, caseListText, filterCases, inSeedOrder } from './listing';
 export { slowestCasesLine, verifyResultText } from './verify/report';
-export { caseShowText, gradeOutcomeText } from './show-text';
+export { calibrationText, caseShowText, gradeOutcomeText } from './show-text';

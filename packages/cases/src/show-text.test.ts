@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MaterializedCase } from './materialize';
-import { caseShowText, gradeOutcomeText } from './show-text';
+import { calibrationText, caseShowText, gradeOutcomeText } from './show-text';
 
 describe('cases show / grade text', () => {
   it('shows the system, every turn, the tools and max_tokens; the seed only for a seeded case', () => {
@@ -14,5 +14,11 @@ describe('cases show / grade text', () => {
     expect(gradeOutcomeText({ id: 'x', seed: null }, { status: 'pass', reason: 'ok' })).toBe('PASS x: ok\n');
     expect(gradeOutcomeText({ id: 'x', seed: 2 }, { status: 'fail', reason: 'bad \u001b[2J' })).not.toContain('\u001b');
     expect(gradeOutcomeText({ id: 'x', seed: 2 }, { status: 'fail', reason: 'bad' })).toBe('FAIL x (seed 2): bad\n');
+  });
+  it('calibrate: a verdict per attempt, inert, then the evidence against the label', () => {
+    const result = { verdicts: [{ file: 'a\u001b[2J.txt', status: 'pass', reason: 'ok' }, { file: 'b.txt', status: 'fail', reason: 'wrong' }], calibration: { passes: 1 }, evidence: 'medium' } as never;
+    const text = calibrationText('x', 'hard', result);
+    expect(text).not.toContain('\u001b');
+    expect(text).toMatch(/^PASS a.*\.txt: ok\nFAIL b\.txt: wrong\nx: 1 of 2 blind attempts passed: the evidence says medium \(labelled hard\)\n$/);
   });
 });

@@ -1,5 +1,6 @@
-/** What `cases show` and `cases grade` print for one materialised case. */
+/** What `cases show`, `cases grade` and `cases calibrate` print for one materialised case. */
 import { neutralizeControls, type GradeOutcome } from '@crucibleforge/core';
+import type { CalibrationResult } from './calibrate-attempts';
 import type { MaterializedCase } from './materialize';
 
 /** Exactly what the model is sent for the case and seed (system, each user turn, tools, max_tokens); never the reference, grader or verify data. */
@@ -21,4 +22,12 @@ export function caseShowText(c: MaterializedCase): string {
 export function gradeOutcomeText(c: Pick<MaterializedCase, 'id' | 'seed'>, outcome: GradeOutcome): string {
   const label = outcome.status === 'pass' ? 'PASS' : outcome.status.toUpperCase();
   return `${label} ${c.id}${c.seed === null ? '' : ` (seed ${c.seed})`}: ${neutralizeControls(outcome.reason)}\n`;
+}
+
+/** What `cases calibrate` prints: a verdict per attempt (file and reason inert), then what the evidence says against the label. */
+export function calibrationText(id: string, labelled: string, result: CalibrationResult): string {
+  const { verdicts, calibration, evidence } = result;
+  // a grader's reason quotes the model's reply: its control characters are shown, not obeyed
+  const lines = verdicts.map((v) => `${v.status === 'pass' ? 'PASS' : v.status.toUpperCase()} ${neutralizeControls(v.file)}: ${neutralizeControls(v.reason)}\n`);
+  return `${lines.join('')}${id}: ${calibration.passes} of ${verdicts.length} blind attempts passed: the evidence says ${evidence} (labelled ${labelled})\n`;
 }

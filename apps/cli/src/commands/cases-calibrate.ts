@@ -1,10 +1,9 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { calibrateAttempts, calibrationWriteProblem, withCalibration } from '@crucibleforge/cases/internal';
+import { calibrateAttempts, calibrationText, calibrationWriteProblem, withCalibration } from '@crucibleforge/cases/internal';
 import { intFlag, parseCommandArgs, stringFlags } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO } from '../io';
-import { inert } from '../output';
 import { lazySandbox } from '../sandbox-open';
 import { concrete, pickCase } from './cases-grade';
 
@@ -52,11 +51,7 @@ export async function calibrate(args: string[], io: CliIO): Promise<number> {
   // --json: stdout is the one JSON document; the verdict lines a person reads go to stderr
   const notes = values.json ? io.stderr : io.stdout;
   if (values.json) io.stdout.write(`${JSON.stringify({ id: c.id, labelled: picked.def.difficulty, evidence, calibration, verdicts }, null, 2)}\n`);
-  else {
-    // a grader's reason quotes the model's reply: its control characters are shown, not obeyed
-    for (const v of verdicts) io.stdout.write(`${v.status === 'pass' ? 'PASS' : v.status.toUpperCase()} ${inert(v.file)}: ${inert(v.reason)}\n`);
-    io.stdout.write(`${c.id}: ${calibration.passes} of ${verdicts.length} blind attempts passed: the evidence says ${evidence} (labelled ${picked.def.difficulty})\n`);
-  }
+  else io.stdout.write(calibrationText(c.id, picked.def.difficulty, result));
   if (!values.write) return EXIT.ok;
   const path = join(casesDirOf(io, values.cases), picked.file);
   const problem = calibrationWriteProblem(picked.def, path, result);
