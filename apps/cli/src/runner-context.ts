@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { CrucibleError, exitCodeOf } from '@crucibleforge/core';
 import { latestRunId, loadConfig, resolveConfigPath, RunnerError, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
-import { inert } from './output';
+import { inert, jsonMode } from './output';
 
 /** `$XDG_<KIND>_HOME/crucibleforge`, else `~/.<config|cache>/crucibleforge`; undefined without a home. */
 export function userDir(env: CliIO['env'], kind: 'CONFIG' | 'CACHE'): string | undefined {
@@ -91,6 +91,12 @@ export async function withRunnerErrors(io: CliIO, command: string, body: () => P
     io.stderr.write(`crucibleforge ${command}: ${inert(error.message)}\n`);
     return exitCodeOf(error.kind);
   }
+}
+
+/** {@link withRunnerErrors} for a command with `--json`: the body's io sends a person's lines to stderr, `emit` prints the one JSON document on stdout. */
+export function withJsonOutput(io: CliIO, command: string, json: boolean | undefined, body: (io: CliIO, emit: (value: unknown) => void) => Promise<number>): Promise<number> {
+  const out = jsonMode(io, json);
+  return withRunnerErrors(out.io, command, () => body(out.io, out.emit));
 }
 
 /** The io with API keys redacted in everything written (core's). */

@@ -14,8 +14,7 @@ import type { OpenedEngine } from '@crucibleforge/engine-llamacpp';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
-import { leaseCacheOption, redactingIO, withRunnerErrors } from '../runner-context';
-import { jsonMode } from '../output';
+import { leaseCacheOption, redactingIO, withJsonOutput } from '../runner-context';
 
 export const DEFAULT_BASE_URL = 'http://localhost:1234/v1';
 /** The classic suite is the `quick` profile of the case set, materialised with this seed. */
@@ -211,7 +210,6 @@ export const command: CommandModule = {
     if (!inProcess && (values.threads || values['ctx-size'] || values['batch-size'])) {
       throw new UsageError('--threads, --ctx-size and --batch-size are for a model run in process (--gguf FILE without --base-url)');
     }
-    const out = jsonMode(io, values.json);
-    return withRunnerErrors(out.io, 'bench-llm', () => benchmark(model, values, out.io, out.emit));
+    return withJsonOutput(io, 'bench-llm', values.json, (io, emit) => benchmark(model, values, io, emit));
   },
 };

@@ -5,10 +5,10 @@ import { parseCommandArgs } from '../args';
 import { closingLines, runDemo } from '@crucibleforge/demo';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
-import { userDir, withRunnerErrors } from '../runner-context';
+import { userDir, withJsonOutput } from '../runner-context';
 import { renderRun } from '../runner-render';
 import { VERSION } from '../main';
-import { jsonMode, terminalWidth } from '../output';
+import { terminalWidth } from '../output';
 
 export const DEFAULT_DEMO_DIR = 'crucibleforge-demo';
 
@@ -45,9 +45,7 @@ export const command: CommandModule = {
     const pace = values.pace ?? 'fast';
     if (pace !== 'fast' && pace !== 'realistic') throw new UsageError(`--pace must be fast or realistic, got "${pace}"`);
     const outDir = resolve(io.cwd, values.out ?? DEFAULT_DEMO_DIR);
-    const out = jsonMode(io, values.json);
-    io = out.io;
-    return withRunnerErrors(io, 'demo', async () => {
+    return withJsonOutput(io, 'demo', values.json, async (io, emit) => {
       const outcome = await runDemo({
         outDir,
         casesDir: casesDirOf(io, values.cases),
@@ -61,7 +59,7 @@ export const command: CommandModule = {
         width: terminalWidth(io),
       });
       io.stdout.write(`${closingLines(outcome).join('\n')}\n`);
-      out.emit({ summary: outcome.summary, files: outcome.files, surprises: outcome.surprises, faulty: outcome.faulty, seconds: outcome.seconds });
+      emit({ summary: outcome.summary, files: outcome.files, surprises: outcome.surprises, faulty: outcome.faulty, seconds: outcome.seconds });
       const s = outcome.summary;
       return s.complete && s.models.every((m) => m.stopped === null) && outcome.surprises.length === 0 ? EXIT.ok : EXIT.failed;
     });

@@ -2,8 +2,8 @@ import { judgeSummaryLine } from '@crucibleforge/report';
 import { configuredSecrets, eventText, judgeRun } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs, type ParsedCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
-import { runIdOf, runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
-import { JSON_FLAG_HELP, jsonMode } from '../output';
+import { runIdOf, runnerBase, STORE_OPTIONS, withJsonOutput } from '../runner-context';
+import { JSON_FLAG_HELP } from '../output';
 
 const usage = `Usage: crucibleforge judge [--run ID | --latest] [--retry-errors] [--force] [--force-self-judge]
 
@@ -66,7 +66,6 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, options, false);
-    const out = jsonMode(io, values.json);
-    return withRunnerErrors(out.io, 'judge', () => judgeStep(values, out.io, undefined, out.emit));
+    return withJsonOutput(io, 'judge', values.json, (io, emit) => judgeStep(values, io, undefined, emit));
   },
 };

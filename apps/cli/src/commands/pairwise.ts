@@ -4,8 +4,8 @@ import { renderPairwiseMarkdown } from '@crucibleforge/report';
 import { pairwiseRun, writePairwiseFile } from '@crucibleforge/runner';
 import { categoriesFlag, listFlag, parseCommandArgs, stringFlags } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
-import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
-import { JSON_FLAG_HELP, jsonMode } from '../output';
+import { runnerBase, STORE_OPTIONS, withJsonOutput } from '../runner-context';
+import { JSON_FLAG_HELP } from '../output';
 
 const usage = `Usage: crucibleforge pairwise --models a,b[,c] [--run ID,…] [--categories …] [--out DIR]
 
@@ -37,9 +37,7 @@ export const command: CommandModule = {
     const models = listFlag(values.models) ?? [];
     if (models.length < 2) throw new UsageError('--models needs at least two labels, e.g. --models a,b');
     const categories = categoriesFlag(values.categories);
-    const out = jsonMode(io, values.json);
-    io = out.io;
-    return withRunnerErrors(io, 'pairwise', async () => {
+    return withJsonOutput(io, 'pairwise', values.json, async (io, emit) => {
       const base = await runnerBase(io, values);
       const runIds = listFlag(values.run);
       const result = await pairwiseRun({
@@ -57,7 +55,7 @@ export const command: CommandModule = {
       const mdPath = join(outDir, 'pairwise.md');
       await writeFile(mdPath, md);
       io.stdout.write(`\n${md}\nwrote ${mdPath}\nwrote ${jsonPath}\n`);
-      out.emit({ summary: result.summary, games: result.games, files: [mdPath, jsonPath] });
+      emit({ summary: result.summary, games: result.games, files: [mdPath, jsonPath] });
       return EXIT.ok;
     });
   },

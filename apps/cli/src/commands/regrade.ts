@@ -2,9 +2,9 @@ import { defaultDriver, loadRun, regradeLines, regradeRun } from '@crucibleforge
 import { listFlag, parseCommandArgs, stringFlags } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, type CommandModule } from '../io';
-import { resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
+import { resultsDirOf, runIdOf, withJsonOutput } from '../runner-context';
 import { lazySandbox } from '../sandbox-open';
-import { inert, JSON_FLAG_HELP, jsonMode } from '../output';
+import { inert, JSON_FLAG_HELP } from '../output';
 
 const usage = `Usage: crucibleforge regrade [--run ID | --latest] [--models a,b] [--dry-run] [--cases DIR]
 
@@ -36,9 +36,7 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, options, false);
-    const out = jsonMode(io, values.json);
-    io = out.io;
-    return withRunnerErrors(io, 'regrade', async () => {
+    return withJsonOutput(io, 'regrade', values.json, async (io, emit) => {
       const resultsDir = resultsDirOf(io, values.results);
       const runId = await runIdOf(resultsDir, values);
       const run = await loadRun(resultsDir, runId);
@@ -48,7 +46,7 @@ export const command: CommandModule = {
       const models = listFlag(values.models);
       const summary = await regradeRun({ resultsDir, runId, driver, sandbox, dryRun: values['dry-run'] ?? false, ...(models ? { models } : {}) });
       io.stdout.write(`${inert(regradeLines(summary).join('\n'))}\n${summary.dry_run ? '' : `next: crucibleforge report --run ${runId}\n`}`);
-      out.emit({ summary });
+      emit({ summary });
       return EXIT.ok;
     });
   },

@@ -2,8 +2,8 @@ import { join, resolve } from 'node:path';
 import { parseReportFormats, REPORT_FORMATS } from '@crucibleforge/report';
 import { listFlag, parseCommandArgs, stringFlags } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
-import { resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
-import { JSON_FLAG_HELP, jsonMode, terminalWidth } from '../output';
+import { resultsDirOf, runIdOf, withJsonOutput } from '../runner-context';
+import { JSON_FLAG_HELP, terminalWidth } from '../output';
 import { writeReport } from '../runner-report';
 
 const usage = `Usage: crucibleforge report [--run ID | --latest] [--models a,b] [--format md,json,html] [--out DIR]
@@ -32,9 +32,7 @@ export const command: CommandModule = {
   async run(args, io) {
     const { values } = parseCommandArgs(args, options, false);
     if (values.run && values.latest) throw new UsageError('give --run ID or --latest, not both');
-    const out = jsonMode(io, values.json);
-    io = out.io;
-    return withRunnerErrors(io, 'report', async () => {
+    return withJsonOutput(io, 'report', values.json, async (io, emit) => {
       const resultsDir = resultsDirOf(io, values.results);
       const formats = parseReportFormats(values.format ?? '');
       const single = values.run || values.latest ? await runIdOf(resultsDir, values) : null;
@@ -49,7 +47,7 @@ export const command: CommandModule = {
         outDir,
       });
       io.stdout.write(`${table.trimEnd()}\n\n${files.map((f) => `wrote ${f}`).join('\n')}\n`);
-      out.emit({ files, report: data });
+      emit({ files, report: data });
       return EXIT.ok;
     });
   },

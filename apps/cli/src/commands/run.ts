@@ -1,7 +1,6 @@
 import { parseCommandArgs } from '../args';
 import type { CommandModule } from '../io';
-import { jsonMode } from '../output';
-import { withRunnerErrors } from '../runner-context';
+import { withJsonOutput } from '../runner-context';
 import { generate, RUN_FLAGS_HELP, RUN_OPTIONS } from '../runner-run';
 
 const usage = `Usage: crucibleforge run --profile P --models a,b [options]
@@ -20,10 +19,9 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, RUN_OPTIONS, false);
-    const out = jsonMode(io, values.json);
-    return withRunnerErrors(io, 'run', async () => {
-      const generation = await generate(values, out.io);
-      out.emit({ summary: generation.summary });
+    return withJsonOutput(io, 'run', values.json, async (io, emit) => {
+      const generation = await generate(values, io);
+      emit({ summary: generation.summary });
       return generation.code;
     });
   },
