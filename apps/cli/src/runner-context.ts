@@ -4,16 +4,10 @@
  * directory: ./cases-dir).
  */
 import { join, resolve } from 'node:path';
-import { CrucibleError, exitCodeOf } from '@crucibleforge/core';
+import { CrucibleError, exitCodeOf, userDir } from '@crucibleforge/core';
 import { latestRunId, loadConfig, resolveConfigPath, RunnerError, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
 import { inert, jsonMode } from './output';
-
-/** `$XDG_<KIND>_HOME/crucibleforge`, else `~/.<config|cache>/crucibleforge`; undefined without a home. */
-export function userDir(env: CliIO['env'], kind: 'CONFIG' | 'CACHE'): string | undefined {
-  const base = env[`XDG_${kind}_HOME`] || (env['HOME'] ? join(env['HOME'], `.${kind.toLowerCase()}`) : undefined);
-  return base ? join(base, 'crucibleforge') : undefined;
-}
 
 /** Discovery: --config, $CRUCIBLEFORGE_CONFIG, ./models.yaml, the user config dir. */
 export async function locateConfig(io: CliIO, flag: string | undefined) {

@@ -8,6 +8,7 @@ export type { JsonObject } from './fields';
 export { EMPTY_USAGE } from './usage';
 export { makeRedactor, redactDeep, redactSecrets, secretForms, REDACTED } from './redact';
 export { redactingIO } from './redacting-io';
+export { userDir } from './user-dirs';
 export { sameModel, servedModelMatches } from './model-id';
 export type { ModelMatchMode } from './model-id';
 export { stripThinking, THINK_OPEN_TAGS, THINK_CLOSE_TAGS } from './think';

@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
+import { userDir } from '@crucibleforge/core';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { openSandbox } from '../sandbox-open';
 import { parseCommandArgs } from '../args';
 import { closingLines, runDemo } from '@crucibleforge/demo';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
-import { userDir, withJsonOutput } from '../runner-context';
+import { withJsonOutput } from '../runner-context';
 import { renderRun } from '../runner-render';
 import { VERSION } from '../main';
 import { terminalWidth } from '../output';
