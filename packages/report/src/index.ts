@@ -8,6 +8,8 @@ export { renderHtml } from './render-html';
 export { renderSpeedReport, speedEventText, speedFailureText, partialTimingsText } from './speed-text';
 export { renderPairwiseMarkdown } from './render-pairwise';
 export { judgeSummaryLine } from './judge-text';
+export { configSummary, configSummaryText } from './config-text';
+export type { ConfigShape } from './config-text';
 export type { JudgeSummaryCounts } from './judge-text';
 export { benchResults, benchScores, benchParts } from './bench';
 export type { BenchResults, BenchScores, BenchPart } from './bench';

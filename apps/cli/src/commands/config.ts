@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { configSummary, configSummaryText } from '@crucibleforge/report';
 import { exampleConfig, loadConfig } from '@crucibleforge/runner';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
@@ -41,16 +42,7 @@ export const command: CommandModule = {
       const { path, searched } = await locateConfig(io, values.config);
       if (!path) throw configNotFound(searched);
       const config = await loadConfig(path);
-      const models = Object.entries(config.models);
-      if (values.json) {
-        const enabled = models.filter(([, m]) => m.enabled).map(([label]) => label);
-        io.stdout.write(`${JSON.stringify({ path, providers: Object.keys(config.providers), models: models.map(([label]) => label), enabled, judge: config.judge?.model ?? null }, null, 2)}\n`);
-        return EXIT.ok;
-      }
-      io.stdout.write(
-        `${path}\nvalid: ${Object.keys(config.providers).length} providers, ${models.length} models (${models.filter(([, m]) => m.enabled).length} enabled)` +
-          `${config.judge ? `, judge ${config.judge.model}` : ', no judge'}\n`,
-      );
+      io.stdout.write(values.json ? `${JSON.stringify(configSummary(path, config), null, 2)}\n` : configSummaryText(path, config));
       return EXIT.ok;
     });
   },
