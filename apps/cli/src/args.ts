@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CATEGORIES, type Category } from '@crucibleforge/core';
+import { CATEGORIES, didYouMean, type Category } from '@crucibleforge/core';
 import { UsageError } from './io';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -17,7 +17,13 @@ export function parseCommandArgs<const O extends Options>(
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    const unknown = /^Unknown option '(--?[^']+)'/.exec(message)?.[1];
+    if (unknown) {
+      const guess = didYouMean(unknown.replace(/^-+/, ''), Object.keys(options));
+      throw new UsageError(`unknown option ${unknown}${guess ? ` (did you mean --${guess}?)` : ''}`);
+    }
+    throw new UsageError(message);
   }
 }
 

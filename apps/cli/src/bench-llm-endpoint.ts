@@ -4,6 +4,7 @@ import { probeEndpoint, type ProviderKind } from '@crucibleforge/timing';
 import { EXIT, type CliIO } from './io';
 import { modelListText, type Paint } from '@crucibleforge/report';
 import { defaultModelRoots, discoverServedGgufs } from '@crucibleforge/speed';
+import { inert } from './output';
 
 export interface EndpointOptions {
   baseUrl: string;
@@ -29,14 +30,14 @@ export async function listModels(o: EndpointOptions, io: CliIO): Promise<number>
   }
   const roots = await defaultModelRoots({ home: io.env['HOME'], ollamaModels: io.env['OLLAMA_MODELS'] });
   const files = await discoverServedGgufs(meta.models, roots, o);
-  io.stdout.write(modelListText(o.baseUrl, meta.sources, meta.models, files));
+  io.stdout.write(inert(modelListText(o.baseUrl, meta.sources, meta.models, files)));
   return EXIT.ok;
 }
 
 /** `--check`: the runner's endpoint setup checks (models listed, a streamed preflight, the sandbox). Exit 0 all hold, 1 the endpoint fails, 3 only the sandbox is missing. */
 export async function checkSetup(o: EndpointOptions, io: CliIO, paint: Paint): Promise<number> {
   const r = await checkEndpointSetup({ ...o, env: io.env, signal: io.signal });
-  for (const c of r.checks) io.stdout.write(`  ${c.ok ? paint.pass('✓') : paint.fail('✗')} ${c.text}\n`);
+  for (const c of r.checks) io.stdout.write(`  ${c.ok ? paint.pass('✓') : paint.fail('✗')} ${inert(c.text)}\n`);
   if (!r.endpointOk) return EXIT.failed;
   return r.sandboxOk ? EXIT.ok : EXIT.noSandbox;
 }

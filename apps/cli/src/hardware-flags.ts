@@ -5,11 +5,11 @@
  * the engine opens the GGUF, speed discovers files and holds a local model to this host's roofline.
  */
 import { resolve } from 'node:path';
+import { userDir } from '@crucibleforge/core';
 import type { OpenedEngine } from '@crucibleforge/engine-llamacpp';
 import { isSpeedError, resolveHardware, type Hardware, type ServedEndpoint } from '@crucibleforge/speed';
 import { intFlag, numberFlag, stringFlags } from './args';
 import { UsageError, type CliIO } from './io';
-import { userDir } from './runner-context';
 
 export const HARDWARE_OPTIONS = { ...stringFlags('gguf', 'gpu', 'bandwidth-gbs', 'threads', 'ctx-size', 'batch-size'), 'refresh-bandwidth': { type: 'boolean' } } as const;
 

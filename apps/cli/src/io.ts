@@ -1,6 +1,7 @@
 /** Everything a command touches of the outside world, so commands can be tested in-process. */
 export interface CliIO {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
+  /** `columns`: the terminal's width when stdout is one (the summary table fits it). */
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number | undefined };
   stderr: { write(text: string): unknown; isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
@@ -22,6 +23,8 @@ export interface CommandModule {
   /** One or more lines shown by `crucibleforge <command> --help` and after a usage error. */
   usage: string;
   run(args: string[], io: CliIO): Promise<number>;
+  /** A server (sim, gui) or a holder (lease): Ctrl-C / SIGTERM is how it normally ends, so it exits with its own code, not 130. */
+  servesUntilSignal?: boolean;
 }
 
 export { EXIT_CODES as EXIT } from '@crucibleforge/core';

@@ -1,7 +1,11 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main, VERSION } from './main';
 import { memoryIO } from '@crucibleforge/testkit';
 
@@ -50,5 +54,39 @@ describe.skipIf(!existsSync(bin))('built bin and a reader that goes away', () =>
     });
     expect(result.stderr).not.toContain('EPIPE');
     expect(result.exitCode).toBe(0);
+  });
+
+  it('keeps a failing exit code when the reader is gone before the output (`status | true`)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cf-epipe-'));
+    const config = join(dir, 'models.yaml');
+    await writeFile(config, 'providers:\n  dead:\n    kind: vllm\n    base_url: http://127.0.0.1:9/v1\nmodels:\n  m: { provider: dead, id: m }\n');
+    // `true` exits without reading: every write of the CLI meets a closed pipe
+    const result = await execa('bash', ['-c', 'set -o pipefail; node "$0" status --no-preflight --config "$1" | true', bin, config], { reject: false, cwd: dir });
+    expect(result.stderr).not.toMatch(/EPIPE|Error/);
+    expect(result.exitCode).toBe(1);
+  });
+});
+
+describe.skipIf(!existsSync(bin))('built bin and Ctrl-C', () => {
+  let server: Server;
+  const sockets: Socket[] = [];
+  afterAll(() => {
+    for (const s of sockets) s.destroy();
+    server?.close();
+  });
+
+  it('exits 130 when interrupted mid-request', async () => {
+    // an endpoint that accepts and never answers: the command is busy until the signal
+    server = createServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const port = (server.address() as { port: number }).port;
+    const child = execa('node', [bin, 'speed', 'm', '--base-url', `http://127.0.0.1:${port}/v1`], { reject: false });
+    while (sockets.length === 0) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
   });
 });

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { installExitRelease, type ExitRelease } from '@crucibleforge/lease';
 import type { CliIO } from './io';
+import { inert } from './output';
 
 /** The real world for the CLI: process streams, env and signals. Only the app touches these. */
 export function nodeIO(): CliIO & ExitRelease {
@@ -20,17 +21,30 @@ export function nodeIO(): CliIO & ExitRelease {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // `crucibleforge cases list --json | head`: a reader that goes away is not an error worth a stack trace.
+  // `crucibleforge run … | head -1`: a reader that goes away is not an error worth a stack trace, and not a
+  // success either. Output to a closed stream is dropped; the command finishes (a run keeps writing its
+  // results) and exits with its own code, so a failure stays a failure.
+  const closed = new Set<NodeJS.WriteStream>();
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') {
+        closed.add(stream);
+        return;
+      }
       throw error;
     });
   }
+  const writer = (stream: NodeJS.WriteStream) => ({
+    write: (text: string) => (closed.has(stream) || stream.destroyed ? false : stream.write(text)),
+    isTTY: stream.isTTY === true,
+    get columns() {
+      return stream.columns;
+    },
+  });
   return {
     releaseHeld: exits.releaseHeld,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: writer(process.stdout),
+    stderr: writer(process.stderr),
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,
@@ -58,9 +72,9 @@ export function runEntry(entry: (io: CliIO) => Promise<number>): void {
       },
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
-        process.stderr.write(`crucibleforge: ${message}\n`);
+        process.stderr.write(`crucibleforge: ${inert(message)}\n`);
         if (process.env['DEBUG'] && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-        process.exitCode = 1;
+        process.exitCode = io.signal.aborted ? 130 : 1;
       },
     )
     // Every command releases its own leases; this is the backstop for one that did not.

@@ -4,15 +4,10 @@
  * directory: ./cases-dir).
  */
 import { join, resolve } from 'node:path';
-import { CrucibleError, exitCodeOf, makeRedactor } from '@crucibleforge/core';
+import { CrucibleError, exitCodeOf, userDir } from '@crucibleforge/core';
 import { latestRunId, loadConfig, resolveConfigPath, RunnerError, type RunnerConfig } from '@crucibleforge/runner';
 import { EXIT, UsageError, type CliIO } from './io';
-
-/** `$XDG_<KIND>_HOME/crucibleforge`, else `~/.<config|cache>/crucibleforge`; undefined without a home. */
-export function userDir(env: CliIO['env'], kind: 'CONFIG' | 'CACHE'): string | undefined {
-  const base = env[`XDG_${kind}_HOME`] || (env['HOME'] ? join(env['HOME'], `.${kind.toLowerCase()}`) : undefined);
-  return base ? join(base, 'crucibleforge') : undefined;
-}
+import { inert, jsonMode } from './output';
 
 /** Discovery: --config, $CRUCIBLEFORGE_CONFIG, ./models.yaml, the user config dir. */
 export async function locateConfig(io: CliIO, flag: string | undefined) {
@@ -26,15 +21,18 @@ export async function locateConfig(io: CliIO, flag: string | undefined) {
   });
 }
 
+/**
+ * The one missing-config error of every command: RUNNER_CONFIG_NOT_FOUND, which {@link withRunnerErrors}
+ * prints on stderr with exit 2.
+ */
+export function configNotFound(searched: readonly string[]): CrucibleError {
+  return new RunnerError('RUNNER_CONFIG_NOT_FOUND', `no models.yaml found (looked at ${searched.join(', ')}); create one with "crucibleforge config --init"`);
+}
+
 /** The validated config in use, or a RUNNER_CONFIG_NOT_FOUND error that says how to create one. */
 export async function requireConfig(io: CliIO, flag: string | undefined): Promise<RunnerConfig> {
   const { path, searched } = await locateConfig(io, flag);
-  if (!path) {
-    throw new RunnerError(
-      'RUNNER_CONFIG_NOT_FOUND',
-      `no models.yaml found (looked at ${searched.join(', ')}); create one with "crucibleforge config --init"`,
-    );
-  }
+  if (!path) throw configNotFound(searched);
   return loadConfig(path);
 }
 
@@ -83,20 +81,17 @@ export async function withRunnerErrors(io: CliIO, command: string, body: () => P
     return await body();
   } catch (error) {
     if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
-    io.stderr.write(`crucibleforge ${command}: ${error.message}\n`);
+    // an endpoint's error text can carry anything: shown, never obeyed
+    io.stderr.write(`crucibleforge ${command}: ${inert(error.message)}\n`);
     return exitCodeOf(error.kind);
   }
 }
 
-/**
- * The io with `secrets` (API keys) replaced by [redacted] in everything written to stdout and stderr: an
- * endpoint may echo the key it was sent in an error, and that text must not reach a terminal or a log.
- */
-export function redactingIO(io: CliIO, secrets: readonly (string | undefined)[]): CliIO {
-  const redact = makeRedactor(secrets);
-  return {
-    ...io,
-    stdout: { write: (text: string) => io.stdout.write(redact(text)), ...(io.stdout.isTTY === undefined ? {} : { isTTY: io.stdout.isTTY }) },
-    stderr: { write: (text: string) => io.stderr.write(redact(text)), ...(io.stderr.isTTY === undefined ? {} : { isTTY: io.stderr.isTTY }) },
-  };
+/** {@link withRunnerErrors} for a command with `--json`: the body's io sends a person's lines to stderr, `emit` prints the one JSON document on stdout. */
+export function withJsonOutput(io: CliIO, command: string, json: boolean | undefined, body: (io: CliIO, emit: (value: unknown) => void) => Promise<number>): Promise<number> {
+  const out = jsonMode(io, json);
+  return withRunnerErrors(out.io, command, () => body(out.io, out.emit));
 }
+
+/** The io with API keys redacted in everything written (core's). */
+export { redactingIO } from '@crucibleforge/core';

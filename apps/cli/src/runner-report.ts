@@ -1,5 +1,5 @@
 /** `report` and `all`: the runs' board written as report files (the runner's writeBoard) and its summary table. */
-import { renderModelStatus, renderSummaryTable, type ReportFormat } from '@crucibleforge/report';
+import { renderModelStatus, renderTerminalSummary, type ReportData, type ReportFormat } from '@crucibleforge/report';
 import { writeBoard } from '@crucibleforge/runner';
 import { VERSION } from './main';
 
@@ -11,9 +11,11 @@ export interface WriteReportOptions {
   formats: ReportFormat[];
   outDir: string;
   now?: () => Date;
+  /** The terminal's width: the printed summary fits it (default 80); the full table is in report.md. */
+  width?: number;
 }
 
-export async function writeReport(options: WriteReportOptions): Promise<{ table: string; files: string[] }> {
+export async function writeReport(options: WriteReportOptions): Promise<{ table: string; files: string[]; data: ReportData }> {
   const { data, files } = await writeBoard(options.resultsDir, options.runIds, {
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
     toolVersion: VERSION,
@@ -22,5 +24,6 @@ export async function writeReport(options: WriteReportOptions): Promise<{ table:
     ...(options.models ? { models: options.models } : {}),
   });
   // every model of the runs, with its stop and reason, what it did not run and its retries
-  return { table: `${renderSummaryTable(data)}\nmodel status:\n${renderModelStatus(data.models)}`, files };
+  const table = renderTerminalSummary(data, options.width === undefined ? {} : { width: options.width });
+  return { table: `${table}\nmodel status:\n${renderModelStatus(data.models)}`, files, data };
 }

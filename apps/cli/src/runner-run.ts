@@ -9,12 +9,14 @@ import { VERSION } from './main';
 import { CASES_DIR_DEFAULT, casesDirOf } from './cases-dir';
 import { budgetFlag, leaseCacheOption, runnerBase, STORE_OPTIONS } from './runner-context';
 import { renderRun } from './runner-render';
+import { JSON_FLAG_HELP } from './output';
 
 export const RUN_OPTIONS = {
   ...stringFlags('profile', 'models', 'categories', 'seed', 'resume', 'budget', 'cases'),
   yes: { type: 'boolean' },
   ...STORE_OPTIONS,
   'allow-unsandboxed': { type: 'boolean' },
+  json: { type: 'boolean' },
   'no-speed': { type: 'boolean' },
 } as const;
 
@@ -30,7 +32,8 @@ export const RUN_FLAGS_HELP = `  --profile NAME        which cases (standard, co
   --cases DIR           case directory (default: ${CASES_DIR_DEFAULT})
   --allow-unsandboxed   grade code without bubblewrap isolation when bwrap is missing (unsafe)
   --no-speed            do not measure each model's speed first (TTFT, decode, prefill: 2 runs per prompt
-                        after 1 warm-up, stored in the run and shown on the board)`;
+                        after 1 warm-up, stored in the run and shown on the board)
+${JSON_FLAG_HELP}`;
 
 type RunValues = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 

@@ -17,7 +17,7 @@ export { ProfileSchema, findProfile, applyProfile, assertKnownIds } from './prof
 export type { Profile } from './profiles';
 
 // Planning and materialising a case for a run
-export { planCase, caseRequest, contextNeeded, contextSkip } from './planned';
+export { planCase, caseRequest, contextSkip } from './planned';
 export type { PlannedCase, CaseRequest, JudgeInput } from './planned';
 export { materializeCase, fillCase } from './materialize';
 export type { MaterializedCase, MaterializeOptions } from './materialize';
@@ -26,9 +26,13 @@ export { caseRevision } from './revision';
 export type { ConcreteCase, GradeInput, GradeContext } from './types';
 
 // Playing and grading a conversation
-export { initialMessages, nextMessages, DEFAULT_MAX_TURNS } from './conversation';
+export { initialMessages, nextMessages } from './conversation';
 export type { NextStep } from './conversation';
 export { referenceText, referenceTurn, referenceTranscript } from './reference';
+// The row a report reads (ResultRowInput['case'] and ['reply'] name what a case and a reply must carry)
+export { resultRow } from './harness';
+export type { ResultRowInput } from './harness';
+
 export { grade, GRADER_VERSION } from './grade';
 export { extractAnswer } from './answers/index';
 export type { AnswerSpec, Extracted, ExtractOptions } from './answers/index';

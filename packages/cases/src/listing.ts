@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { assertKnownIds } from './profiles';
 import type { PlannedCase } from './planned';
 import type { LoadedCase } from './schema/case';
 
@@ -31,4 +34,30 @@ function seedRank(c: Pick<PlannedCase, 'category' | 'grader'>): number {
 /** Planned cases in bench-llm's suite order (a new array). */
 export function inSeedOrder<T extends Pick<PlannedCase, 'id' | 'category' | 'grader'>>(cases: readonly T[]): T[] {
   return [...cases].sort((a, b) => seedRank(a) - seedRank(b) || a.id.localeCompare(b.id));
+}
+
+/**
+ * `cases verify ID|FILE|FOLDER …`: the cases (of `cases`, a selection of `all`) named by id, or by a file or
+ * folder relative to `cwd` or the cases dir `dir`. No filter keeps them all; an unknown id throws CASES_UNKNOWN_CASE.
+ */
+export function filterCases(cwd: string, dir: string, all: LoadedCase[], cases: LoadedCase[], filters: string[]): LoadedCase[] {
+  if (filters.length === 0) return cases;
+  const ids = new Set(all.map((c) => c.def.id));
+  const picked = new Set<LoadedCase>();
+  const unknownIds: string[] = [];
+  for (const f of filters) {
+    if (ids.has(f)) {
+      for (const c of cases) if (c.def.id === f) picked.add(c);
+      continue;
+    }
+    const candidates = [resolve(cwd, f), resolve(dir, f)].map((p) => p.replace(/[\\/]+$/, ''));
+    const hits = cases.filter((c) => {
+      const file = join(dir, c.file);
+      return candidates.some((p) => file === p || file.startsWith(p + sep));
+    });
+    if (hits.length === 0 && !candidates.some((p) => existsSync(p))) unknownIds.push(f);
+    for (const c of hits) picked.add(c);
+  }
+  if (unknownIds.length > 0) assertKnownIds(unknownIds, all, 'cases verify');
+  return cases.filter((c) => picked.has(c));
 }

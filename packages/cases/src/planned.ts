@@ -50,6 +50,7 @@ export function planCase(c: LoadedCase, profile?: Pick<Profile, 'max_tokens'>): 
 
 /** What a judged case hands the judge, frozen into the row when it is run. */
 export interface JudgeInput {
+  /** The system message and every user turn, as the model saw them. */
   question: string;
   reference: string;
   facts?: string[];
@@ -68,23 +69,28 @@ export interface CaseRequest {
   min_context: number | null;
 }
 
+/**
+ * What the reference judge compares for a materialised case graded by the judge (`grader.type: judge`), null for
+ * every other grader: `judgeAgainstReference({ ...judgeInputFor(c)!, answer }, options)` (`@crucibleforge/judge`).
+ */
+export function judgeInputFor(c: Pick<MaterializedCase, 'system' | 'turns' | 'grader' | 'reference'>): JudgeInput | null {
+  if (c.grader.type !== 'judge') return null;
+  return {
+    question: [c.system ?? '', ...c.turns].filter(Boolean).join('\n\n'),
+    reference: referenceText(c) ?? '',
+    ...(c.reference.facts?.length ? { facts: [...c.reference.facts] } : {}),
+    ...(c.grader.focus ? { focus: c.grader.focus } : {}),
+  };
+}
+
 /** The request of a materialised case: its first messages, tools and temperature, the judge's input for a judged case. */
 export function caseRequest(c: MaterializedCase): CaseRequest {
-  const question = [c.system ?? '', ...c.turns].filter(Boolean).join('\n\n');
+  const judgeInput = judgeInputFor(c);
   return {
     messages: initialMessages(c),
     ...(c.tools.length > 0 ? { tools: c.tools } : {}),
     temperature: c.temperature,
-    ...(c.grader.type === 'judge'
-      ? {
-          judge_input: {
-            question,
-            reference: referenceText(c) ?? '',
-            ...(c.reference.facts?.length ? { facts: c.reference.facts } : {}),
-            ...(c.grader.focus ? { focus: c.grader.focus } : {}),
-          },
-        }
-      : {}),
+    ...(judgeInput ? { judge_input: judgeInput } : {}),
     min_context: c.min_context,
   };
 }

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { closestNames } from '@crucibleforge/core';
 import { z } from 'zod';
 import { casesError } from './errors';
 import { CategorySchema, DifficultySchema, type LoadedCase } from './schema/case';
@@ -68,24 +69,8 @@ export function matchesSelector(c: LoadedCase, s: Selector): boolean {
   return true;
 }
 
-function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length]!;
-}
-
-/** The closest names first (for "unknown … did you mean"). */
-export function closestNames(name: string, valid: string[], n = 5): string[] {
-  return [...valid].sort((x, y) => editDistance(name, x) - editDistance(name, y) || x.localeCompare(y)).slice(0, n);
-}
+/** The closest names first (for "unknown … did you mean"); it lives in core, shared with the CLI. */
+export { closestNames };
 
 /** Throws CASES_UNKNOWN_CASE when an id is not in the set, naming the closest valid ids. */
 export function assertKnownIds(ids: string[], cases: LoadedCase[], where: string): void {

@@ -88,8 +88,8 @@ export const CORE_ERRORS = {
   STATS_INVALID_ARGUMENT: { kind: 'internal', retryable: false },
 } as const satisfies ErrorTable<CoreErrorCode>;
 
-/** The process exit codes of the apps: 0 done, 1 failed, 2 bad input (usage, config, unknown names), 3 no sandbox. */
-export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, noSandbox: 3 } as const;
+/** The process exit codes of the apps: 0 done, 1 failed, 2 bad input (usage, config, unknown names), 3 no sandbox, 130 interrupted (Ctrl-C, SIGTERM). */
+export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, noSandbox: 3, interrupted: 130 } as const;
 
 /** The exit code of a kind of error: the one exhaustive switch over ErrorKind the apps use (every package's table names a kind). */
 export function exitCodeOf(kind: ErrorKind): number {
@@ -99,11 +99,12 @@ export function exitCodeOf(kind: ErrorKind): number {
       return EXIT_CODES.usage;
     case 'sandbox':
       return EXIT_CODES.noSandbox;
+    case 'cancelled':
+      return EXIT_CODES.interrupted;
     case 'endpoint':
     case 'busy':
     case 'storage':
     case 'judge':
-    case 'cancelled':
     case 'internal':
       return EXIT_CODES.failed;
   }

@@ -7,6 +7,8 @@ export { finiteNumber, nonEmptyString, jsonObject } from './fields';
 export type { JsonObject } from './fields';
 export { EMPTY_USAGE } from './usage';
 export { makeRedactor, redactDeep, redactSecrets, secretForms, REDACTED } from './redact';
+export { redactingIO } from './redacting-io';
+export { userDir } from './user-dirs';
 export { sameModel, servedModelMatches } from './model-id';
 export type { ModelMatchMode } from './model-id';
 export { stripThinking, THINK_OPEN_TAGS, THINK_CLOSE_TAGS } from './think';
@@ -17,6 +19,8 @@ export { rowKey, latestAttempts, isLaterAttempt } from './rows';
 export type { RowKey } from './rows';
 export { SseParser, readSse } from './sse';
 export type { SseEvent, SseSink } from './sse';
+export { editDistance, closestNames, didYouMean } from './names';
+export { neutralizeControls } from './controls';
 export type {
   ChatCompleter,
   ChatMessage,
@@ -47,3 +51,5 @@ export type {
   SpeedRound,
   SpeedSummary,
 } from './results';
+export { useColor, terminalWidth, jsonMode, redrawnLine } from './terminal';
+export type { TextStream } from './terminal';

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { applyProfile, findProfile, loadCaseSet, materializeCase } from '@crucibleforge/cases';
-import { renderSummaryTable } from '@crucibleforge/report';
+import { renderTerminalSummary } from '@crucibleforge/report';
 import { configSchema, createRun, eventText, formatDuration, judgeRun, loadRun, summarizeRun, summaryLines, writeBoard, type RunEvent, type RunnerConfigData, type RunSummary } from '@crucibleforge/runner';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { startSimEndpoint } from '@crucibleforge/sim-endpoint';
@@ -29,6 +29,8 @@ export interface DemoOptions {
   signal?: AbortSignal;
   /** Where the host memory bandwidth probe is cached (the app's user cache dir); none: measured each time. */
   cacheDir?: string | undefined;
+  /** The terminal's width: the summary table fits it (default 80; the full table is in report.md). */
+  width?: number;
 }
 
 export interface DemoOutcome {
@@ -132,7 +134,8 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
     say();
 
     const { data, files } = await writeBoard(resultsDir, [summary.run_id], { generatedAt: new Date().toISOString(), toolVersion: o.toolVersion, formats: ['md', 'json', 'html'], outDir: o.outDir });
-    const table = renderSummaryTable(data);
+    // fitted to the terminal (the wide table is in report.md)
+    const table = renderTerminalSummary(data, o.width === undefined ? {} : { width: o.width });
     const surprises = await checkFaults(resultsDir, summary.run_id, demo);
     return {
       // the summary again, now with the judge's verdicts folded in

@@ -21,7 +21,14 @@ export interface LlamaCppEngineOptions {
   batchSize?: number;
   /** Monotonic clock for every timing (default performance.now). */
   clock?: Clock;
-  /** The llama.cpp binding (default: the process's shared CPU binding). */
+}
+
+/**
+ * The options with the llama.cpp binding injected (default: the process's shared CPU binding). Not part of the
+ * published surface: node-llama-cpp's own declarations do not typecheck under a strict consumer's settings
+ * (`skipLibCheck: false`), so no exported type names one of them.
+ */
+export interface EngineSetup extends LlamaCppEngineOptions {
   llama?: () => Promise<Llama>;
 }
 
@@ -85,7 +92,13 @@ export function modelIdOf(path: string): string {
   return basename(path).replace(/\.gguf$/i, '');
 }
 
+/** A GGUF run in process on llama.cpp: nothing loads until the first request (or `load()`). */
 export function createLlamaCppEngine(options: LlamaCppEngineOptions): LlamaCppEngine {
+  return createEngine(options);
+}
+
+/** `createLlamaCppEngine` with the binding injectable (tests, a caller holding its own `Llama`). */
+export function createEngine(options: EngineSetup): LlamaCppEngine {
   positiveInt('contextSize', options.contextSize);
   positiveInt('threads', options.threads);
   positiveInt('batchSize', options.batchSize);

@@ -1,6 +1,7 @@
 export { createLlamaCppEngine, modelIdOf } from './engine';
 export type { EngineInfo, LlamaCppEngine, LlamaCppEngineOptions } from './engine';
-export { benchPpTg, renderPpTg, meanSd } from './bench';
+// benchPpTg stays inside: its target holds node-llama-cpp objects (engine.benchmark() is the way in)
+export { renderPpTg, meanSd } from './bench';
 export type { PpTgOptions, PpTgReport, PpTgTest } from './bench';
 export { ENGINE_NAME } from './llama';
 export { openGgufEngine, engineLine, fitPpTg, runPpTg } from './open';

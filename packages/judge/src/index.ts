@@ -4,6 +4,8 @@ export type { JudgeErrorCode } from './errors';
 export { JUDGE_PROMPT_VERSION, PAIRWISE_PROMPT_VERSION, BORDERLINE_MARKER } from './prompts';
 
 export { judgeAgainstReference, referenceJudgeIdentity, isCloseCallNote } from './reference';
+export { completerFrom } from './completer';
+export type { ChatCompleteFn, JudgeCompleter } from './completer';
 export type {
   JudgeModelRef,
   JudgeCallOptions,

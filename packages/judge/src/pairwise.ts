@@ -1,6 +1,7 @@
 import type { JudgeIdentity } from '@crucibleforge/core';
 import { z } from 'zod';
 import { askForJson, Deadline, type AttemptTrace } from './ask';
+import { completerFrom } from './completer';
 import { invalidInput, requireInt, requireText } from './errors';
 import { PAIRWISE_PROMPT_VERSION, pairPrompt } from './prompts';
 import { checkModelRef, saltFrom, type JudgeCallOptions, type JudgeModelRef } from './reference';
@@ -81,6 +82,7 @@ export async function judgePair(input: PairInput, options: JudgeCallOptions): Pr
   const answerA = requireText('answerA', input.answerA, true);
   const answerB = requireText('answerB', input.answerB, true);
   checkModelRef(options?.identity);
+  const complete = completerFrom(options.complete);
   const maxTokens = requireInt('maxTokens', options.maxTokens, 4096, 1, 1_000_000);
   const maxAnswerChars = requireInt('maxAnswerChars', options.maxAnswerChars, 24_000, 200, 10_000_000);
   if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) throw invalidInput('timeoutMs', 'must be a positive number');
@@ -91,7 +93,7 @@ export async function judgePair(input: PairInput, options: JudgeCallOptions): Pr
   const ask = async (first: string, second: string, swapped: boolean): Promise<PairVerdict> => {
     const { messages, reminder } = pairPrompt({ question, reference, first, second, salt: saltFrom(random), maxAnswerChars });
     const asked = await askForJson({
-      complete: options.complete,
+      complete,
       messages,
       schema: pairSchema,
       jsonSchema: PAIR_JSON_SCHEMA,

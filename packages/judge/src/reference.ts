@@ -1,6 +1,7 @@
-import type { ChatCompleter, JudgeIdentity, JudgeRecord, RandomSource, ReasoningMode } from '@crucibleforge/core';
+import type { JudgeIdentity, JudgeRecord, RandomSource, ReasoningMode } from '@crucibleforge/core';
 import { z } from 'zod';
 import { askForJson, Deadline, type AttemptTrace } from './ask';
+import { completerFrom, type JudgeCompleter } from './completer';
 import { requireInt, requireText, invalidInput } from './errors';
 import { BORDERLINE_MARKER, JUDGE_PROMPT_VERSION, referencePrompt } from './prompts';
 
@@ -26,7 +27,8 @@ export interface ReferenceJudgeInput {
 
 /** Settings shared by every call that asks the judge model something. */
 export interface JudgeCallOptions {
-  complete: ChatCompleter;
+  /** The chat call: a `ChatCompleter` or a plain `(request) => Promise<ChatReply>`; anything else is JUDGE_INVALID_INPUT. */
+  complete: JudgeCompleter;
   identity: JudgeModelRef;
   /** Salts the fence tokens (a new salt per sample); default Math.random. */
   random?: RandomSource;
@@ -125,6 +127,7 @@ export async function judgeAgainstReference(input: ReferenceJudgeInput, options:
   const facts = (input.facts ?? []).map((f, i) => requireText(`facts[${i}]`, f));
   const focus = input.focus === undefined ? undefined : requireText('focus', input.focus, true);
   checkModelRef(options?.identity);
+  const complete = completerFrom(options.complete);
   const samples = requireInt('samples', options.samples, 1, 1, 15);
   const closeCallSamples = requireInt('closeCallSamples', options.closeCallSamples, 3, 0, 15);
   const maxTokens = requireInt('maxTokens', options.maxTokens, 4096, 1, 1_000_000);
@@ -154,7 +157,7 @@ export async function judgeAgainstReference(input: ReferenceJudgeInput, options:
     const drawOne = async (): Promise<boolean> => {
       const { messages, reminder } = referencePrompt({ question, reference, facts, ...(focus !== undefined ? { focus } : {}), answer, salt: saltFrom(random), maxAnswerChars });
       const asked = await askForJson({
-        complete: options.complete,
+        complete,
         messages,
         schema: verdictSchema,
         jsonSchema: VERDICT_JSON_SCHEMA,

@@ -1,3 +1,4 @@
+import { neutralizeControls } from '@crucibleforge/core';
 import { processLeases, type LeaseRegistry } from './registry';
 
 /** The slice of `process` the exit handlers use (the real one, or a fake in tests). */
@@ -32,7 +33,7 @@ export function installExitRelease(options: ExitReleaseOptions): ExitRelease {
   const releaseHeld = async (): Promise<void> => {
     if (registry.held().length === 0) return;
     const result = await registry.releaseAll({ timeoutMs: options.timeoutMs ?? 5_000 });
-    for (const failed of result.failed) options.write(`crucibleforge: could not release lease ${failed.leaseId}: ${failed.message}\n`);
+    for (const failed of result.failed) options.write(`crucibleforge: could not release lease ${failed.leaseId}: ${neutralizeControls(failed.message)}\n`);
     for (const id of result.pending) options.write(`crucibleforge: lease ${id} did not answer its release in time; its idle TTL frees it\n`);
   };
   const exitAfterRelease = (code: number): void => {
@@ -42,7 +43,7 @@ export function installExitRelease(options: ExitReleaseOptions): ExitRelease {
   };
   const fatal = (what: string) => (value?: unknown) => {
     const message = value instanceof Error ? value.message : String(value);
-    options.write(`crucibleforge: ${what}: ${message}\n`);
+    options.write(`crucibleforge: ${what}: ${neutralizeControls(message)}\n`);
     if (options.debug && value instanceof Error && value.stack) options.write(`${value.stack}\n`);
     exitAfterRelease(1);
   };

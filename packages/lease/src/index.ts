@@ -25,3 +25,4 @@ export type { Lease, LeaseLoss, LeaseProgress, LeaseState, LeaseTimers, ReleaseR
 export type { WaitReason } from './refusals';
 export type { LeasePriority, LeaseRequestBody, LeaseView, RefusalDetails, ResidentModel } from './protocol';
 export { describeLease, describeLeaseProgress, describeLocalLock, describeResident, leaseStatusText } from './text';
+export { leaseAuth, leaseDetachedNote, leaseHeldLine, leaseReleasedLine, parseDeviceList } from './held-text';

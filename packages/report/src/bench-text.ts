@@ -1,5 +1,5 @@
 /** bench-llm's terminal text: the header, the speed section, dotted PASS/FAIL lines and the scores (colour is injected). */
-import type { GradeStatus, ResultRow } from '@crucibleforge/core';
+import { neutralizeControls, type GradeStatus, type ResultRow } from '@crucibleforge/core';
 import { formatBytes, formatParams, type FoundGguf, type SpeedReport } from '@crucibleforge/speed';
 import { benchParts, benchScores } from './bench';
 import { alignTable } from './speed-text';
@@ -41,8 +41,8 @@ export function benchSpeedSection(report: SpeedReport, paint: Paint): string[] {
     `  ${paint.bold('⚡ SPEED BENCHMARKS')}`,
     ...columns(rows, '    '),
     `  🔍 Validating speed plausibility...  Confidence: ${shown}`,
-    ...report.plausibility.reasons.map((r) => paint.dim(`     ${r}`)),
-    ...report.warnings.map((w) => paint.warn(`     warning: ${w}`)),
+    ...report.plausibility.reasons.map((r) => paint.dim(`     ${neutralizeControls(r)}`)),
+    ...report.warnings.map((w) => paint.warn(`     warning: ${neutralizeControls(w)}`)),
     '',
   ];
 }
@@ -68,11 +68,11 @@ export function benchDotWidth(names: readonly string[]): number {
   return Math.max(0, ...names.map((n) => n.length)) + 4;
 }
 
-/** `Name....... PASS`, and the reason below it when it did not pass. */
+/** `Name....... PASS`, and the reason below it when it did not pass (a reason quotes the model: shown, never obeyed). */
 function dotted(items: readonly Line[], width: number, paint: Paint): string[] {
   return items.flatMap((i) => [
     `    ${i.name}${'.'.repeat(Math.max(3, width - i.name.length))} ${verdict(i.status, paint)}`,
-    ...(i.status === 'pass' ? [] : [paint.dim(`      ↳ ${i.reason}`)]),
+    ...(i.status === 'pass' ? [] : [paint.dim(`      ↳ ${neutralizeControls(i.reason)}`)]),
   ]);
 }
 

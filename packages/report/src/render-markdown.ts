@@ -1,3 +1,4 @@
+import { neutralizeControls } from '@crucibleforge/core';
 import { judgeLabel, listSome } from './comparability';
 import { failureLine, oneLine } from './failures';
 import {
@@ -18,7 +19,7 @@ import type { ComparabilityIssue, FailureEntry, ReportData } from './types';
 
 /** Inline text from models or graders: one line, and nothing a Markdown renderer would turn into HTML or code. */
 export function mdText(text: string): string {
-  return oneLine(text).replace(/[\\`<]/g, (ch) => `\\${ch}`);
+  return neutralizeControls(oneLine(text)).replace(/[\\`<]/g, (ch) => `\\${ch}`);
 }
 
 function mdCell(text: string): string {
@@ -219,5 +220,6 @@ export function renderMarkdown(data: ReportData): string {
   ];
   const superseded = data.counts.rows_superseded;
   if (superseded > 0) lines.push(`_${superseded} older attempt${superseded === 1 ? '' : 's'} superseded by a later run._`, '');
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  // Model output is untrusted: no control character or escape sequence of it reaches report.md as itself.
+  return neutralizeControls(`${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`);
 }

@@ -1,7 +1,7 @@
 import { runSpeedBenchmark } from '@crucibleforge/speed';
 import { startSimEndpoint } from '@crucibleforge/sim-endpoint';
 import { describe, expect, it } from 'vitest';
-import { renderSpeedReport } from './speed-text';
+import { renderSpeedReport, speedFailureText } from './speed-text';
 
 describe('renderSpeedReport', () => {
   it('prints per-test statistics, the sweeps, plausibility and the formulas', async () => {
@@ -30,5 +30,17 @@ describe('renderSpeedReport', () => {
     } finally {
       await sim.close();
     }
+  });
+});
+
+describe('speedFailureText', () => {
+  it('names the key variable for a rejected key, shows partial timings for a cut-off request, and makes the message inert', () => {
+    expect(speedFailureText({ code: 'TIMING_AUTH', message: '401' }, 'SIM_KEY')).toBe('TIMING_AUTH: key rejected, set SIM_KEY to a valid key (401)\n');
+    expect(speedFailureText({ code: 'TIMING_AUTH', message: '401' }, undefined)).toMatch(/pass --api-key-env VAR \(401\)\n$/);
+    const partial = { headers_s: 0.01, ttfb_s: 0.02, ttft_s: null, last_token_s: null, token_events: 0, content_chars: 0, reasoning_chars: 0, elapsed_s: 5 };
+    expect(speedFailureText({ code: 'TIMING_GAP_TIMEOUT', message: 'stalled', details: { partial } }, undefined)).toBe(
+      'TIMING_GAP_TIMEOUT: stalled\n  partial timings: headers 0.010 s, TTFB 0.020 s, 0 token events, 0 characters, elapsed 5.000 s\n',
+    );
+    expect(speedFailureText({ code: 'TIMING_HTTP', message: 'bad \u001b[2J' }, undefined)).not.toContain('\u001b');
   });
 });

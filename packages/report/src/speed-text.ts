@@ -1,3 +1,4 @@
+import { neutralizeControls } from '@crucibleforge/core';
 import { formatGigabytes, type MetricStats, type RunFailed, type SpeedEvent, type SpeedReport } from '@crucibleforge/speed';
 
 type StatMetric = keyof SpeedReport['tests'][number]['stats'];
@@ -114,4 +115,20 @@ export function partialTimingsText(partial: NonNullable<RunFailed['partial']>): 
     s('elapsed', partial.elapsed_s),
   ].filter((x): x is string => x !== null);
   return `partial timings: ${parts.join(', ')}`;
+}
+
+/** The streaming client's codes for a request cut off part-way (its details carry the partial timings). */
+const CUT_OFF_CODES = new Set(['TIMING_CONNECT_TIMEOUT', 'TIMING_FIRST_TOKEN_TIMEOUT', 'TIMING_GAP_TIMEOUT', 'TIMING_TOTAL_TIMEOUT', 'TIMING_STREAM_ERROR']);
+
+/**
+ * Why a speed benchmark stopped: `CODE: message` (a rejected key names the variable to fix, `keyVar`), then
+ * for a timeout or a broken stream what was measured before it stopped (it tells a slow server from a dead one).
+ */
+export function speedFailureText(error: { code: string; message: string; details?: unknown }, keyVar: string | undefined): string {
+  let message = error.message;
+  if (error.code === 'TIMING_AUTH') {
+    message = keyVar ? `key rejected, set ${keyVar} to a valid key (${error.message})` : `key rejected: the endpoint needs a key; put it in an environment variable and pass --api-key-env VAR (${error.message})`;
+  }
+  const partial = CUT_OFF_CODES.has(error.code) ? (error.details as { partial?: RunFailed['partial'] } | undefined)?.partial : undefined;
+  return `${error.code}: ${neutralizeControls(message)}\n${partial ? `  ${partialTimingsText(partial)}\n` : ''}`;
 }

@@ -1,4 +1,4 @@
-import type { ResultRow, RunManifest } from '@crucibleforge/core';
+import { neutralizeControls, type ResultRow, type RunManifest } from '@crucibleforge/core';
 
 /** Why a model stopped in a run, as the runner stores it (`model-stopped` records). */
 export interface ModelStopInput {
@@ -112,7 +112,8 @@ export function statusTableRows(models: readonly { model: string; status: ModelS
   ]);
 }
 
-/** Every model's status as terminal lines (what `crucibleforge report` prints under the leaderboard). */
+/** Every model's status as terminal lines (what `crucibleforge report` prints under the leaderboard); a stop's
+ * message (an endpoint's words) shows its control characters instead of obeying them. */
 export function renderModelStatus(models: readonly { model: string; status: ModelStatus }[]): string {
-  return models.map((m) => `  ${statusLine(m.model, m.status)}`).join('\n');
+  return models.map((m) => `  ${neutralizeControls(statusLine(m.model, m.status))}`).join('\n');
 }

@@ -4,7 +4,7 @@ import type { TimedCompleter, TimedCompletion as TimedReply } from '@cruciblefor
 import { completeWhole } from './client';
 import type { ResolvedModel } from './config';
 import { addCost, costOfUsage, sumUsage } from './cost';
-import { contextSkip, type CaseRequest, type PlannedCase } from '@crucibleforge/cases';
+import { contextSkip, resultRow, type CaseRequest, type PlannedCase } from '@crucibleforge/cases';
 import { MAX_CASE_TURNS, type CaseDriver } from './driver';
 import { wrongModelReason, type VerifyMode } from './guard';
 import { withRetries, type AttemptTrace, type ClassifiedFailure, type RetryPolicy, type RetryWorld } from './retry';
@@ -199,31 +199,20 @@ async function askWithRecovery(
 }
 
 function baseRow(ctx: ModelContext, planned: PlannedCase, seed: number | null, started: Date): Omit<RunRow, 'grade'> {
-  return {
-    schema_version: 1,
+  // The grade is filled when the case finishes; until then the row is the exported builder's empty row.
+  const { grade: _unset, ...row } = resultRow({
     run_id: ctx.runId,
     model: ctx.resolved.label,
     model_id: ctx.resolved.model.id,
     provider: ctx.resolved.providerName,
-    case_id: planned.id,
-    case_revision: planned.revision,
-    category: planned.category,
-    difficulty: planned.difficulty,
-    ...(planned.title === undefined ? {} : { title: planned.title }),
+    case: planned,
     seed,
-    messages: [],
-    content: '',
-    reasoning: '',
-    tool_calls: [],
-    finish_reason: null,
-    timings: { ttft_s: null, ttft_content_s: null, e2e_s: null, decode_tps: null },
-    usage: { ...EMPTY_USAGE },
     cost_usd: null,
-    started_at: started.toISOString(),
-    finished_at: started.toISOString(),
-    attempt_id: ctx.newId(),
-    max_tokens_sent: null,
-  };
+    grade: { status: 'pending', reason: '' },
+    grader_version: null, // the driver's own version is added when the row is finished
+    started_at: started,
+  });
+  return { ...row, attempt_id: ctx.newId(), max_tokens_sent: null };
 }
 
 /** Runs one case against one model and returns its row (or why there is none). Never throws for request errors. */

@@ -1,8 +1,9 @@
 /**
  * The one text of what a run reports: each event as the line the CLI prints and the GUI logs, the summary, the
- * cost estimate. Pure; the apps decide where it goes (a terminal redraws progress, a log keeps every line).
+ * cost estimate. Pure; the apps decide where it goes (a terminal redraws progress, a log keeps every line). Model
+ * and endpoint text in it (grader reasons, judge notes, stop messages) shows its control characters, never obeys them.
  */
-import type { SpeedSummary } from '@crucibleforge/core';
+import { neutralizeControls, type SpeedSummary } from '@crucibleforge/core';
 import type { RunEvent, RunSummary } from './events';
 import type { JudgeEvent } from './judge-run';
 import type { RunPlan } from './plan';
@@ -81,7 +82,7 @@ export function summaryLines(s: RunSummary): string[] {
   }
   lines.push(`results: ${s.dir}`);
   if (!s.complete) lines.push(`incomplete: run the same command again (or "crucibleforge run --resume ${s.run_id}") to finish it`);
-  return lines;
+  return lines.map(neutralizeControls);
 }
 
 function judgeEventLine(event: Exclude<JudgeEvent, { type: 'notice' }>): string {
@@ -102,6 +103,11 @@ const JUDGE_TYPES = new Set<string>(['judge-start', 'canary', 'judged']);
  * for an event that is only state (a case starting, the run's end: see summaryLines).
  */
 export function eventText(event: RunEvent | JudgeEvent): string | null {
+  const line = rawEventText(event);
+  return line === null ? null : neutralizeControls(line);
+}
+
+function rawEventText(event: RunEvent | JudgeEvent): string | null {
   if (event.type === 'notice') return `${'model' in event && event.model ? `${event.model}: ` : ''}${event.message}`;
   if (event.type === 'progress') return progressText(event);
   if (JUDGE_TYPES.has(event.type)) return judgeEventLine(event as Exclude<JudgeEvent, { type: 'notice' }>);
@@ -133,5 +139,5 @@ export function regradeLines(s: RegradeSummary): string[] {
     }
     out.push(`kept ${s.skipped.length} as they were: ${[...reasons].map(([why, n]) => `${n} ${why}`).join('; ')}`);
   }
-  return out;
+  return out.map(neutralizeControls);
 }

@@ -10,7 +10,7 @@ export type { RunnerConfig } from './config';
 export { exampleConfig } from './config-example';
 export { importOpenClaw } from './openclaw';
 export { probeProvider, modelsView } from './providers';
-export type { ProviderStatus, ModelsView } from './providers';
+export type { ProviderStatus } from './providers';
 
 // Runs
 export { planRun } from './plan';
@@ -20,7 +20,8 @@ export { summarizeRun } from './engine';
 export { EventChannel } from './events';
 export type { RunEvent, RunProgress, RunSummary } from './events';
 export { eventText, summaryLines, estimateLines, regradeLines, formatDuration } from './events-text';
-export { setupLines, modelsLines } from './status-text';
+// the shapes of setupStatus and modelsView: ReturnType<typeof …>
+export { setupStatus, setupLines, modelsLines } from './status-text';
 export type { CostEstimate } from './cost';
 export type { CaseDriver } from './driver';
 export type { RunWorld } from './world';

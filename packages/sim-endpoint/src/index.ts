@@ -1,4 +1,5 @@
 export { startSimEndpoint } from './server';
+export { simBannerLines } from './banner';
 export { simTokenize, countPromptTokens } from './tokenize';
 export { parseSimConfig, loadSimConfig, SIM_ERRORS, DEFAULT_SIM_CONFIG } from './config';
 export type { SimErrorCode } from './config';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
-import { withRunnerErrors } from '../runner-context';
+import { withJsonOutput } from '../runner-context';
+import { terminalWidth } from '../output';
 import { writeReport } from '../runner-report';
 import { generate, RUN_FLAGS_HELP, RUN_OPTIONS } from '../runner-run';
 import { judgeStep } from './judge';
@@ -25,8 +26,9 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, options, false);
-    return withRunnerErrors(io, 'all', async () => {
+    return withJsonOutput(io, 'all', values.json, async (io, emit) => {
       const generation = await generate(values, io);
+      if (!generation.summary) emit({ summary: null, files: [] });
       if (!generation.summary) return generation.code;
       const runId = generation.summary.run_id;
       let judgeCode: number = EXIT.ok;
@@ -43,12 +45,14 @@ export const command: CommandModule = {
         );
       }
       const { table, files } = await writeReport({
+        width: terminalWidth(io),
         resultsDir: generation.resultsDir,
         runIds: [runId],
         formats: ['md', 'json', 'html'],
         outDir: join(generation.resultsDir, runId),
       });
       io.stdout.write(`\n${table.trimEnd()}\n\n${files.map((f) => `wrote ${f}`).join('\n')}\n`);
+      emit({ summary: generation.summary, files });
       return Math.max(generation.code, judgeCode);
     });
   },

@@ -144,13 +144,18 @@ describe('bench-llm against the sim endpoint', { timeout: 60_000 }, () => {
     expect(results.summary.failed.map((f) => f.id).sort()).toEqual(['agent-syslog-error-report', 'coding-median-of-list', 'prose-summary-key-facts']);
   });
 
-  it('without a sandbox the code test is skipped (never run unsandboxed) and the exit code is 3; --json names the file', async () => {
+  it('without a sandbox the code test is skipped (never run unsandboxed) and the exit code is 3; --out FILE.json names the file, --json prints it', async () => {
     const file = join(home, 'nosandbox.json');
-    const { code, out } = await bench(['sim-strong', '--quick', '--json', file], { CRUCIBLEFORGE_BWRAP: '/nonexistent/bwrap' });
+    const { code, out, err } = await bench(['sim-strong', '--quick', '--out', file, '--json'], { CRUCIBLEFORGE_BWRAP: '/nonexistent/bwrap' });
     expect(code).toBe(3);
-    expect(out).toMatch(/Code Generation \(median_of_list\)\.+ SKIP\n {6}↳ not run: no sandbox/);
-    expect(out).toContain('Ability Score: 4/5');
-    expect(out).toContain('Results saved: ~/nosandbox.json');
+    // --json: stdout is the saved results, the report lines went to stderr
+    expect(JSON.parse(out)).toEqual(JSON.parse(readFileSync(file, 'utf8')));
+    expect(err).toMatch(/Code Generation \(median_of_list\)\.+ SKIP/);
+    const text = await bench(['sim-strong', '--quick', '--out', file], { CRUCIBLEFORGE_BWRAP: '/nonexistent/bwrap' });
+    expect(text.code).toBe(3);
+    expect(text.out).toMatch(/Code Generation \(median_of_list\)\.+ SKIP\n {6}↳ not run: no sandbox/);
+    expect(text.out).toContain('Ability Score: 4/5');
+    expect(text.out).toContain('Results saved: ~/nosandbox.json');
     const results = JSON.parse(readFileSync(file, 'utf8')) as BenchLlmResults;
     expect(results.rows.find((t) => t.case_id === 'coding-median-of-list')).toMatchObject({ grade: { status: 'skipped' }, messages: [], max_tokens_sent: null });
   });

@@ -1,6 +1,6 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { CrucibleError, makeRedactor, redactDeep } from '@crucibleforge/core';
-import { benchHeader, benchResults, benchSpeedSection, type BenchResults, type Paint } from '@crucibleforge/report';
+import { benchHeader, benchResults, benchSpeedSection, paintFor, resultsPath, shortPath, type BenchResults, type Paint } from '@crucibleforge/report';
 import { benchRun, endpointConfig, type RunRow } from '@crucibleforge/runner';
 import { sandboxError } from '@crucibleforge/sandbox';
 import { openSandbox } from '../sandbox-open';
@@ -9,13 +9,12 @@ import { PROVIDER_KINDS, probeEndpoint, type ModelInfo, type ProviderKind } from
 import { envSecretFlag, oneOfFlag, parseCommandArgs, stringFlags } from '../args';
 import { ENGINE_USAGE, engineOptions, hardwareFlags, HARDWARE_OPTIONS, openEngine } from '../hardware-flags';
 import { benchConfig, checkSetup, listModels, type EndpointOptions } from '../bench-llm-endpoint';
-import { paintFor } from '../bench-llm-render';
-import { resultsPath, shortPath, writeJsonFile } from '../bench-llm-results';
+import { writeJsonFile } from '../bench-llm-results';
 import type { OpenedEngine } from '@crucibleforge/engine-llamacpp';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { VERSION } from '../main';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
-import { leaseCacheOption, redactingIO, withRunnerErrors } from '../runner-context';
+import { leaseCacheOption, redactingIO, withJsonOutput } from '../runner-context';
 
 export const DEFAULT_BASE_URL = 'http://localhost:1234/v1';
 /** The classic suite is the `quick` profile of the case set, materialised with this seed. */
@@ -46,8 +45,8 @@ Options:
 ${ENGINE_USAGE}
   --gpu NAME            the GPU/APU serving it, for the plausibility roofline (e.g. "RX 7900 XTX")
   --bandwidth-gbs N     its memory bandwidth in GB/s (instead of --gpu)
-  --out DIR             write <model>-<date>.json into DIR instead of ~/benchmarks
-  --json FILE           write the results to exactly this file
+  --out DIR|FILE.json   write <model>-<date>.json into DIR instead of ~/benchmarks (or exactly FILE.json)
+  --json                also print the results as JSON on stdout (the report lines go to stderr)
   --cases DIR           the case set (default: ${CASES_DIR_DEFAULT})
   --list                list the endpoint's models with size, quantisation, parameters, architecture and
                         experts (from the server, or from the GGUF found on disk for a local server)
@@ -58,7 +57,8 @@ for lack of a sandbox.
 `;
 
 const options = {
-  ...stringFlags('base-url', 'api-key-env', 'kind', 'out', 'json', 'cases'),
+  ...stringFlags('base-url', 'api-key-env', 'kind', 'out', 'cases'),
+  json: { type: 'boolean', default: false },
   quick: { type: 'boolean', default: false },
   'speed-only': { type: 'boolean', default: false },
   'allow-unsandboxed': { type: 'boolean', default: false },
@@ -146,19 +146,19 @@ interface InProcess {
   opened: OpenedEngine | null;
 }
 
-async function benchmark(named: string | undefined, values: Values, io: CliIO): Promise<number> {
-  if (values.gguf === undefined || values['base-url'] !== undefined) return benchmarkWith(named!, values, io, null);
+async function benchmark(named: string | undefined, values: Values, io: CliIO, emit: (value: unknown) => void): Promise<number> {
+  if (values.gguf === undefined || values['base-url'] !== undefined) return benchmarkWith(named!, values, io, null, emit);
   const gguf = resolve(io.cwd, values.gguf);
   // --speed-only measures the engine here; the suite runs through the runner's in-process provider (it loads the engine)
   const opened = values['speed-only'] ? await openEngine(io, values, named) : null;
   try {
-    return await benchmarkWith(opened?.info.model ?? named ?? basename(gguf).replace(/\.gguf$/i, ''), values, io, { gguf, opened });
+    return await benchmarkWith(opened?.info.model ?? named ?? basename(gguf).replace(/\.gguf$/i, ''), values, io, { gguf, opened }, emit);
   } finally {
     await opened?.engine.close();
   }
 }
 
-async function benchmarkWith(model: string, values: Values, io: CliIO, local: InProcess | null): Promise<number> {
+async function benchmarkWith(model: string, values: Values, io: CliIO, local: InProcess | null, emit: (value: unknown) => void): Promise<number> {
   const o = local ? null : endpointOptions(values, model, io);
   const endpoint = o ? { baseUrl: o.baseUrl, providerKind: o.providerKind, apiKey: o.apiKey } : null;
   const hw = await hardwareFlags(values, io, { model, opened: local?.opened ?? null, endpoint });
@@ -172,7 +172,7 @@ async function benchmarkWith(model: string, values: Values, io: CliIO, local: In
     const { engineLine } = await import('@crucibleforge/engine-llamacpp');
     io.stdout.write(`  ${engineLine(local.opened.info)}\n\n`);
   }
-  const path = resultsPath({ json: values.json, out: values.out, cwd: io.cwd, home: io.env['HOME'], model, date: started });
+  const path = resultsPath({ out: values.out, cwd: io.cwd, home: io.env['HOME'], model, date: started });
   const target: Target = local ? { o: null, local } : { o: o!, local: null };
   const measured = values['speed-only'] ? await speedOnly(target, model, settings, io, paint) : await suite(target, model, settings, values, io, paint, join(dirname(path), 'runs'));
   const results = benchResults({
@@ -186,8 +186,10 @@ async function benchmarkWith(model: string, values: Values, io: CliIO, local: In
     speed: measured.speed,
     rows: measured.rows,
   });
-  await writeJsonFile(path, redactDeep(results, makeRedactor([o?.apiKey])));
+  const saved = redactDeep(results, makeRedactor([o?.apiKey]));
+  await writeJsonFile(path, saved);
   io.stdout.write(`  📄 Results saved: ${shortPath(path, io.env['HOME'])}\n\n`);
+  emit(saved);
   return measured.code;
 }
 
@@ -208,7 +210,6 @@ export const command: CommandModule = {
     if (!inProcess && (values.threads || values['ctx-size'] || values['batch-size'])) {
       throw new UsageError('--threads, --ctx-size and --batch-size are for a model run in process (--gguf FILE without --base-url)');
     }
-    if (values.json && values.out) throw new UsageError('give --out DIR or --json FILE, not both');
-    return withRunnerErrors(io, 'bench-llm', () => benchmark(model, values, io));
+    return withJsonOutput(io, 'bench-llm', values.json, (io, emit) => benchmark(model, values, io, emit));
   },
 };

@@ -71,4 +71,23 @@ describe('crucibleforge cases calibrate', () => {
     expect(missing.stderr()).toContain(join(tmp, 'nope'));
     expect(await readFile(join(cases, 'math', 'math-small-sum.yaml'), 'utf8')).toBe(CASE);
   });
+  it('--json prints one JSON document on stdout (the notes go to stderr); untrusted names are shown inert', async () => {
+    const { cases, attempts } = await setup(['Answer: 5', 'Answer: 6', 'Answer: 5']);
+    await writeFile(join(attempts, '4\u001b]0;pwned\u0007.md'), 'Answer: 5');
+    const json = memoryIO({ cwd: tmp });
+    const args = ['cases', 'calibrate', 'math-small-sum', '--attempts', attempts, '--cases', cases];
+    expect(await main([...args, '--json', '--write', '--solver', 'blind', '--date', '2026-12-01'], json.io)).toBe(0);
+    const doc = JSON.parse(json.stdout()) as { id: string; calibration: { attempts: number; passes: number }; verdicts: { file: string }[] };
+    expect(doc).toMatchObject({ id: 'math-small-sum', calibration: { attempts: 4, passes: 3 } });
+    expect(json.stderr()).toContain('recorded in ');
+    const text = memoryIO({ cwd: tmp });
+    expect(await main(args, text.io)).toBe(0);
+    expect(text.stdout()).not.toMatch(/[\u001b\u0007]/);
+    expect(text.stdout()).toContain('PASS 4␛]0;pwned␇.md');
+  });
+  it('a mistyped subcommand exits 2 with a suggestion', async () => {
+    const t = memoryIO({ cwd: tmpdir() });
+    expect(await main(['cases', 'calibrat'], t.io)).toBe(2);
+    expect(t.stderr()).toContain('unknown subcommand "calibrat" (did you mean "calibrate"?)');
+  });
 });

@@ -1,6 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { calibrateAttempts, calibrationWriteProblem, withCalibration } from '@crucibleforge/cases/internal';
+import { calibrateAttempts, calibrationText, calibrationWriteProblem, withCalibration } from '@crucibleforge/cases/internal';
 import { intFlag, parseCommandArgs, stringFlags } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO } from '../io';
@@ -48,11 +48,10 @@ export async function calibrate(args: string[], io: CliIO): Promise<number> {
     signal: io.signal,
   });
   const { verdicts, calibration, evidence } = result;
-  if (values.json) io.stdout.write(`${JSON.stringify({ id: c.id, labelled: picked.def.difficulty, evidence, calibration, verdicts })}\n`);
-  else {
-    for (const v of verdicts) io.stdout.write(`${v.status === 'pass' ? 'PASS' : v.status.toUpperCase()} ${v.file}: ${v.reason}\n`);
-    io.stdout.write(`${c.id}: ${calibration.passes} of ${verdicts.length} blind attempts passed: the evidence says ${evidence} (labelled ${picked.def.difficulty})\n`);
-  }
+  // --json: stdout is the one JSON document; the verdict lines a person reads go to stderr
+  const notes = values.json ? io.stderr : io.stdout;
+  if (values.json) io.stdout.write(`${JSON.stringify({ id: c.id, labelled: picked.def.difficulty, evidence, calibration, verdicts }, null, 2)}\n`);
+  else io.stdout.write(calibrationText(c.id, picked.def.difficulty, result));
   if (!values.write) return EXIT.ok;
   const path = join(casesDirOf(io, values.cases), picked.file);
   const problem = calibrationWriteProblem(picked.def, path, result);
@@ -60,6 +59,6 @@ export async function calibrate(args: string[], io: CliIO): Promise<number> {
   const updated = withCalibration(await readFile(path, 'utf8'), c.id, calibration);
   if (updated === null) throw new UsageError(`${path}: no case with id ${c.id}`);
   await writeFile(path, updated);
-  if (!values.json) io.stdout.write(`recorded in ${path}\n`);
+  notes.write(`recorded in ${path}\n`);
   return EXIT.ok;
 }

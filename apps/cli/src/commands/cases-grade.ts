@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { assertKnownIds, grade as gradeReply, initialMessages, isCasesError, materializeCase, parseReplyFile, type LoadedCase, type MaterializedCase } from '@crucibleforge/cases';
+import { caseShowText, gradeOutcomeText } from '@crucibleforge/cases/internal';
 import type { Sandbox } from '@crucibleforge/sandbox';
 import { intFlag, parseCommandArgs, stringFlags } from '../args';
 import { casesDirOf } from '../cases-dir';
@@ -60,8 +61,7 @@ export async function grade(args: string[], io: CliIO): Promise<number> {
   if (values.json) {
     io.stdout.write(`${JSON.stringify({ id: c.id, seed: c.seed, revision: c.revision, ...outcome })}\n`);
   } else {
-    const label = outcome.status === 'pass' ? 'PASS' : outcome.status.toUpperCase();
-    io.stdout.write(`${label} ${c.id}${c.seed === null ? '' : ` (seed ${c.seed})`}: ${outcome.reason}\n`);
+    io.stdout.write(gradeOutcomeText(c, outcome));
   }
   return outcome.status === 'pass' ? EXIT.ok : EXIT.failed;
 }
@@ -85,16 +85,6 @@ export async function show(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${JSON.stringify({ messages, tools: c.tools, turns: c.turns, max_tokens: c.max_tokens }, null, 2)}\n`);
     return EXIT.ok;
   }
-  const parts: string[] = [];
-  if (c.system) parts.push(`--- system\n${c.system.trimEnd()}`);
-  c.turns.forEach((turn, i) => {
-    const when = i === 0 ? '' : ' (sent after the previous reply)';
-    parts.push(`--- user, turn ${i + 1} of ${c.turns.length}${when}\n${turn.trimEnd()}`);
-  });
-  if (c.tools.length > 0) {
-    parts.push(`--- tools (${c.tools.length}; their results come from the case's scripted world)\n${JSON.stringify(c.tools, null, 2)}`);
-  }
-  parts.push(`--- max_tokens: ${c.max_tokens}${c.seed === null ? '' : `; seed ${c.seed}`}`);
-  io.stdout.write(`${parts.join('\n\n')}\n`);
+  io.stdout.write(caseShowText(c));
   return EXIT.ok;
 }

@@ -117,13 +117,29 @@ describe('crucibleforge cases verify', () => {
   it('passes a sound set, prints the summary line and writes the JSON report', async () => {
     const dir = await casesDir('good', { 'instruct/a.yaml': INSTRUCT, 'tooluse/b.yaml': TOOL });
     const t = memoryIO({ cwd: tmp });
-    expect(await main(['cases', 'verify', '--cases', dir, '--json', 'report.json'], t.io)).toBe(0);
+    expect(await main(['cases', 'verify', '--cases', dir, '--out', 'report.json'], t.io)).toBe(0);
     expect(t.stdout()).toContain(
       '2 cases checked, 0 with problems (0 reference solutions executed, 0 answers re-derived, 6 negative controls failed as expected, 0 haystacks rebuilt)',
     );
+    expect(t.stderr()).toBe('');
     const report = JSON.parse(await readFile(join(tmp, 'report.json'), 'utf8')) as Record<string, unknown>;
     expect(report).toMatchObject({ checked: 2, problems: 0, executed: 0, rederived: 0, negative_controls: 6, haystacks: 0 });
     expect(report.results).toHaveLength(2);
+    // --json: the same report on stdout and nothing else there; the summary goes to stderr
+    const j = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'verify', '--cases', dir, '--json'], j.io)).toBe(0);
+    expect(JSON.parse(j.stdout())).toMatchObject({ checked: 2, problems: 0, negative_controls: report['negative_controls'] });
+    expect(j.stderr()).toContain('2 cases checked, 0 with problems');
+  });
+  it('shows a progress line on a terminal, redrawn in place and cleared at the end', async () => {
+    const dir = await casesDir('progress', { 'instruct/a.yaml': INSTRUCT, 'tooluse/b.yaml': TOOL });
+    const t = memoryIO({ cwd: tmp, tty: true });
+    expect(await main(['cases', 'verify', '--cases', dir], t.io)).toBe(0);
+    expect(t.stderr()).toMatch(/\r\x1b\[2Kverify: 1\/2 cases · \d+ s/);
+    expect(t.stderr()).toMatch(/\r\x1b\[2Kverify: 2\/2 cases · \d+ s\r\x1b\[2K$/);
+    const piped = memoryIO({ cwd: tmp });
+    expect(await main(['cases', 'verify', '--cases', dir], piped.io)).toBe(0);
+    expect(piped.stderr()).toBe('');
   });
   it('exits 1 and names the case and the problem', async () => {
     const dir = await casesDir('broken', { 'instruct/a.yaml': INSTRUCT.replace('reply: hello there friend', 'reply: hello friend') });

@@ -1,21 +1,21 @@
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
-import { CATEGORIES } from '@crucibleforge/core';
-import { assertKnownIds, formatVerifySummary, verifyCases, type LoadedCase } from '@crucibleforge/cases';
-import { caseListRows, caseListText } from '@crucibleforge/cases/internal';
+import { resolve } from 'node:path';
+import { CATEGORIES, didYouMean, redrawnLine } from '@crucibleforge/core';
+import { formatVerifySummary, verifyCases } from '@crucibleforge/cases';
+import { caseListRows, caseListText, filterCases, slowestCasesLine, verifyResultText } from '@crucibleforge/cases/internal';
 import { lazySandbox } from '../sandbox-open';
 import { withRunnerErrors } from '../runner-context';
 import { parseCommandArgs, stringFlags } from '../args';
 import { CASES_DIR_DEFAULT, casesDirOf } from '../cases-dir';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { inert } from '../output';
 import { calibrate } from './cases-calibrate';
 import { grade, show } from './cases-grade';
 import { loadSelection } from './cases-load';
 
 const usage = `Usage:
   crucibleforge cases list [--json] [--cases DIR] [--profile NAME] [--category C]
-  crucibleforge cases verify [ID|FILE|FOLDER …] [--json FILE] [--cases DIR] [--profile NAME] [--allow-unsandboxed] [--verbose]
+  crucibleforge cases verify [ID|FILE|FOLDER …] [--json] [--out FILE] [--cases DIR] [--profile NAME] [--allow-unsandboxed] [--verbose]
   crucibleforge cases grade ID --reply FILE [--seed N] [--cases DIR] [--json] [--text] [--allow-unsandboxed]
   crucibleforge cases show ID [--seed N] [--cases DIR] [--json]
   crucibleforge cases calibrate ID --attempts DIR [--solver TEXT] [--write] [--review TEXT] [--date D] [--seed N] [--json]
@@ -24,8 +24,9 @@ list    the cases (id, category, difficulty, seeded, title); --json prints an ar
         { id, category, difficulty, seeded, title, tags, revision }.
 verify  proves every case: references executed in the sandbox, negative controls fail, answers
         re-derived, puzzles unique, haystacks rebuilt, tool references match. Give ids, files or
-        folders to verify only those. Exit 1 when any case has a problem, 2 for bad case files,
-        3 when no sandbox is available (unless --allow-unsandboxed).
+        folders to verify only those. On a terminal a progress line counts the cases as they finish.
+        Exit 1 when any case has a problem, 2 for bad case files, 3 when no sandbox is available
+        (unless --allow-unsandboxed).
 grade   grades one reply exactly as a run does (code in the sandbox, every grader type; a judged case is
         "pending"). FILE is the reply text, or a JSON object with a string "content" as the runner
         stores it ({content, tool_calls_by_turn?, tool_calls?, transcript?, finish_reason?}); --text
@@ -45,7 +46,8 @@ Options:
   --cases DIR          the cases directory (default: ${CASES_DIR_DEFAULT})
   --profile NAME       only the cases a profile selects (cases/profiles/NAME.yaml)
   --category C         list: only this category
-  --json FILE          verify: write the report as JSON (grade, show: --json prints JSON)
+  --json               print JSON on stdout (verify: the whole report; the lines go to stderr)
+  --out FILE           verify: also write the report as JSON to FILE
   --allow-unsandboxed  verify: run programs without bwrap when it is unavailable
   --verbose            verify: also print passing cases and warnings
 `;
@@ -67,32 +69,10 @@ async function list(args: string[], io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
-/** Positional filters: case ids, or files / folders (relative to the working directory or the cases dir). */
-function filterCases(io: CliIO, dir: string, all: LoadedCase[], cases: LoadedCase[], filters: string[]): LoadedCase[] {
-  if (filters.length === 0) return cases;
-  const ids = new Set(all.map((c) => c.def.id));
-  const picked = new Set<LoadedCase>();
-  const unknownIds: string[] = [];
-  for (const f of filters) {
-    if (ids.has(f)) {
-      for (const c of cases) if (c.def.id === f) picked.add(c);
-      continue;
-    }
-    const candidates = [resolve(io.cwd, f), resolve(dir, f)].map((p) => p.replace(/[\\/]+$/, ''));
-    const hits = cases.filter((c) => {
-      const file = join(dir, c.file);
-      return candidates.some((p) => file === p || file.startsWith(p + sep));
-    });
-    if (hits.length === 0 && !candidates.some((p) => existsSync(p))) unknownIds.push(f);
-    for (const c of hits) picked.add(c);
-  }
-  if (unknownIds.length > 0) assertKnownIds(unknownIds, all, 'cases verify');
-  return cases.filter((c) => picked.has(c));
-}
-
 async function verify(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
-    ...stringFlags('json', 'cases', 'profile'),
+    ...stringFlags('out', 'cases', 'profile'),
+    json: { type: 'boolean' },
     'allow-unsandboxed': { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
   });
@@ -100,32 +80,42 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   const selection = await loadSelection(io, dir, values.profile);
   if (typeof selection === 'number') return selection;
   // an unknown id is a config error (exit 2); no sandbox is exit 3 (withRunnerErrors)
-  const cases = filterCases(io, dir, selection.all, selection.cases, positionals);
+  const cases = filterCases(io.cwd, dir, selection.all, selection.cases, positionals);
   const started = performance.now();
-  const report = await verifyCases(cases, {
-    sandbox: lazySandbox(io, { who: 'crucibleforge cases verify', allowUnsandboxed: values['allow-unsandboxed'] ?? false }),
-    signal: io.signal,
-    onResult: (r) => {
-      if (!r.ok) {
-        io.stdout.write(`FAIL ${r.id} (${r.file})\n${r.problems.map((p) => `  - ${p}\n`).join('')}`);
-      } else if (values.verbose) {
-        io.stdout.write(`ok   ${r.id} (${(r.elapsed_ms / 1000).toFixed(1)} s; sandbox ${(r.sandbox_ms / 1000).toFixed(1)} s)\n`);
-      }
-      if (values.verbose) for (const w of r.warnings) io.stdout.write(`  warning: ${w}\n`);
-    },
-  });
-  const seconds = (performance.now() - started) / 1000;
-  if (values.verbose && report.results.length > 1) {
-    // by the case's own sandbox time: elapsed time also counts waiting for the shared pool
-    const slow = [...report.results].sort((a, b) => b.sandbox_ms - a.sandbox_ms).slice(0, 8);
-    const total = report.results.reduce((a, r) => a + r.sandbox_ms, 0);
-    io.stdout.write(`slowest (own sandbox time): ${slow.map((r) => `${r.id} ${(r.sandbox_ms / 1000).toFixed(1)} s`).join(', ')}; all cases ${(total / 1000).toFixed(1)} s of sandbox time\n`);
+  // with --json stdout carries only the report; the lines a person reads go to stderr
+  const lines = values.json ? io.stderr : io.stdout;
+  // `verify: 12/323 cases · 2 with problems · 14 s`, redrawn in place on a terminal's stderr; nothing elsewhere
+  const progress = redrawnLine(io.stderr);
+  let done = 0;
+  let failed = 0;
+  let report;
+  try {
+    report = await verifyCases(cases, {
+      sandbox: lazySandbox(io, { who: 'crucibleforge cases verify', allowUnsandboxed: values['allow-unsandboxed'] ?? false }),
+      signal: io.signal,
+      onResult: (r) => {
+        progress.clear();
+        lines.write(verifyResultText(r, values.verbose ?? false));
+        done += 1;
+        if (!r.ok) failed += 1;
+        progress.show(`verify: ${done}/${cases.length} cases${failed ? ` · ${failed} with problems` : ''} · ${Math.round((performance.now() - started) / 1000)} s`);
+      },
+    });
+  } finally {
+    progress.clear();
   }
-  if (values.json) await writeFile(resolve(io.cwd, values.json), `${JSON.stringify(report, null, 2)}\n`);
-  io.stdout.write(`${formatVerifySummary(report)}\n`);
-  io.stdout.write(`verified in ${seconds.toFixed(1)} s${values.json ? `; report written to ${resolve(io.cwd, values.json)}` : ''}\n`);
+  const seconds = (performance.now() - started) / 1000;
+  if (values.verbose && report.results.length > 1) lines.write(slowestCasesLine(report.results));
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const outFile = values.out ? resolve(io.cwd, values.out) : null;
+  if (outFile) await writeFile(outFile, json);
+  lines.write(`${formatVerifySummary(report)}\n`);
+  lines.write(`verified in ${seconds.toFixed(1)} s${outFile ? `; report written to ${outFile}` : ''}\n`);
+  if (values.json) io.stdout.write(json);
   return report.problems > 0 ? EXIT.failed : EXIT.ok;
 }
+
+const SUBCOMMANDS = ['list', 'verify', 'grade', 'show', 'calibrate'];
 
 export const command: CommandModule = {
   usage,
@@ -133,6 +123,8 @@ export const command: CommandModule = {
     const [sub, ...rest] = args;
     const run = sub === 'list' ? list : sub === 'verify' ? verify : sub === 'grade' ? grade : sub === 'show' ? show : sub === 'calibrate' ? calibrate : undefined;
     if (run) return withRunnerErrors(io, 'cases', () => run(rest, io));
-    throw new UsageError(sub === undefined ? 'give a subcommand: list, verify, grade, show or calibrate' : `unknown subcommand "${sub}" (list, verify, grade, show or calibrate)`);
+    if (sub === undefined) throw new UsageError('give a subcommand: list, verify, grade, show or calibrate');
+    const guess = didYouMean(sub, SUBCOMMANDS);
+    throw new UsageError(`unknown subcommand "${inert(sub)}"${guess ? ` (did you mean "${guess}"?)` : ''}; the subcommands are ${SUBCOMMANDS.join(', ')}`);
   },
 };

@@ -37,7 +37,8 @@ describe('crucibleforge config', () => {
     expect(await main(['config'], viaEnv.io)).toBe(2);
     expect(viaEnv.stderr()).toContain(`${bad}:4:15: providers.x.base_url: must be an http(s) URL`);
     const none = memoryIO({ cwd: join(dir, 'nowhere'), env: {} });
-    expect(await main(['config'], none.io)).toBe(1);
-    expect(none.stdout()).toMatch(/no models.yaml found/);
+    expect(await main(['config'], none.io)).toBe(2);
+    expect(none.stdout()).toBe('');
+    expect(none.stderr()).toMatch(/^crucibleforge config: no models.yaml found \(looked at .*\); create one with "crucibleforge config --init"\n$/);
   });
 });

@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { configSummary, configSummaryText } from '@crucibleforge/report';
 import { exampleConfig, loadConfig } from '@crucibleforge/runner';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
-import { locateConfig, withRunnerErrors } from '../runner-context';
+import { configNotFound, locateConfig, withRunnerErrors } from '../runner-context';
 
 const usage = `Usage: crucibleforge config [--init] [--config PATH]
 
@@ -15,9 +16,10 @@ Search order: --config PATH, $CRUCIBLEFORGE_CONFIG, ./models.yaml, then the user
                   vLLM, OpenRouter and DeepSeek commented out) to --config PATH or ./models.yaml;
                   never overwrites an existing file
   --config PATH   the models.yaml to use or create
+  --json          print { path, providers, models, enabled, judge } on stdout
 `;
 
-const options = { init: { type: 'boolean' }, config: { type: 'string' } } as const;
+const options = { init: { type: 'boolean' }, config: { type: 'string' }, json: { type: 'boolean' } } as const;
 
 export const command: CommandModule = {
   usage,
@@ -38,16 +40,9 @@ export const command: CommandModule = {
         return EXIT.ok;
       }
       const { path, searched } = await locateConfig(io, values.config);
-      if (!path) {
-        io.stdout.write(`no models.yaml found; looked at:\n${searched.map((p) => `  ${p}`).join('\n')}\ncreate one with: crucibleforge config --init\n`);
-        return EXIT.failed;
-      }
+      if (!path) throw configNotFound(searched);
       const config = await loadConfig(path);
-      const models = Object.entries(config.models);
-      io.stdout.write(
-        `${path}\nvalid: ${Object.keys(config.providers).length} providers, ${models.length} models (${models.filter(([, m]) => m.enabled).length} enabled)` +
-          `${config.judge ? `, judge ${config.judge.model}` : ', no judge'}\n`,
-      );
+      io.stdout.write(values.json ? `${JSON.stringify(configSummary(path, config), null, 2)}\n` : configSummaryText(path, config));
       return EXIT.ok;
     });
   },

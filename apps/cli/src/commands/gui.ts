@@ -30,6 +30,7 @@ Options:
 
 export const command: CommandModule = {
   usage,
+  servesUntilSignal: true,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseCommandArgs(args, {
       ...LISTEN_OPTIONS,

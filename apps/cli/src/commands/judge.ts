@@ -1,7 +1,9 @@
+import { judgeSummaryLine } from '@crucibleforge/report';
 import { configuredSecrets, eventText, judgeRun } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs, type ParsedCommandArgs } from '../args';
 import { EXIT, type CliIO, type CommandModule } from '../io';
-import { runIdOf, runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
+import { runIdOf, runnerBase, STORE_OPTIONS, withJsonOutput } from '../runner-context';
+import { JSON_FLAG_HELP } from '../output';
 
 const usage = `Usage: crucibleforge judge [--run ID | --latest] [--retry-errors] [--force] [--force-self-judge]
 
@@ -19,6 +21,7 @@ leaves the row pending (never a fail of the model).
   --no-canary          skip the calibration canary
   --results DIR        results directory
   --config PATH        models.yaml to use
+${JSON_FLAG_HELP}
 
 Exit codes: 0 every row judged, 1 rows still pending (judge errors, self-judging skipped) or the canary failed.
 `;
@@ -31,13 +34,14 @@ const options = {
   'force-self-judge': { type: 'boolean' },
   models: { type: 'string' },
   'no-canary': { type: 'boolean' },
+  json: { type: 'boolean' },
   ...STORE_OPTIONS,
 } as const;
 
 export type JudgeValues = Partial<ParsedCommandArgs<typeof options>['values']>;
 
 /** The judge step shared with `all`. */
-export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string): Promise<number> {
+export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string, emit: (value: unknown) => void = () => {}): Promise<number> {
   const base = await runnerBase(io, values);
   const id = runId ?? (await runIdOf(base.resultsDir, values));
   const models = listFlag(values.models);
@@ -53,13 +57,8 @@ export async function judgeStep(values: JudgeValues, io: CliIO, runId?: string):
     world: { secrets: configuredSecrets(base.config, io.env) },
     onEvent: (event) => io.stdout.write(`${eventText(event)}\n`),
   });
-  if (summary.judged === 0 && summary.self_judge_skipped === 0) {
-    io.stdout.write(`nothing to judge in run ${id}${summary.pending > 0 ? ` (${summary.pending} rows keep a judge error; --retry-errors retries them)` : ''}\n`);
-  } else {
-    io.stdout.write(
-      `judged ${summary.judged}: ${summary.correct} correct, ${summary.incorrect} incorrect, ${summary.judge_errors} judge errors; ${summary.pending} rows still pending\n`,
-    );
-  }
+  io.stdout.write(judgeSummaryLine(summary, id));
+  emit({ summary });
   return summary.pending > 0 ? EXIT.failed : EXIT.ok;
 }
 
@@ -67,6 +66,6 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, options, false);
-    return withRunnerErrors(io, 'judge', () => judgeStep(values, io));
+    return withJsonOutput(io, 'judge', values.json, (io, emit) => judgeStep(values, io, undefined, emit));
   },
 };

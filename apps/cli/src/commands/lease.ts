@@ -5,8 +5,13 @@ import {
   describeLeaseProgress,
   fetchServerStatus,
   holdLease,
+  leaseDetachedNote,
+  leaseHeldLine,
+  leaseReleasedLine,
   leaseStatusText,
+  parseDeviceList,
   isLeaseError,
+  leaseAuth,
   listGpuIndices,
   listLeases,
   listLocalLocks,
@@ -14,7 +19,6 @@ import {
   validIdleTtl,
   DEFAULT_IDLE_TTL_S,
   type Lease,
-  type LeaseAuth,
   type LeaseServerOptions,
 } from '@crucibleforge/lease';
 import { envSecretFlag, intFlag, listFlag, parseCommandArgs, stringFlags } from '../args';
@@ -61,26 +65,14 @@ type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
 
 function connection(values: Values, io: CliIO): LeaseServerOptions {
   if (values.server === undefined) throw new UsageError('--server URL is required here');
-  const header = values['api-key-header'];
-  if (header !== undefined && header !== 'bearer' && header !== 'x-api-key') throw new UsageError(`--api-key-header must be bearer or x-api-key, got "${header}"`);
-  const auth: LeaseAuth = {};
   const apiKey = envSecretFlag(io.env, 'api-key-env', values['api-key-env']);
   const pin = envSecretFlag(io.env, 'pin-env', values['pin-env']);
-  if (apiKey !== undefined) auth.apiKey = apiKey;
-  if (header !== undefined) auth.apiKeyHeader = header;
-  if (pin !== undefined) auth.pin = pin;
-  return { server: values.server, auth };
+  return { server: values.server, auth: leaseAuth({ apiKey, apiKeyHeader: values['api-key-header'], pin }, '--api-key-header') };
 }
 
 function devicesFlag(value: string | undefined): number[] | undefined {
   const items = listFlag(value);
-  if (items === undefined) return undefined;
-  if (items.length === 0) throw new UsageError('--devices needs at least one GPU index, e.g. --devices 0,1');
-  return items.map((item) => {
-    const n = Number(item);
-    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--devices: "${item}" is not a GPU index (a whole number ≥ 0)`);
-    return n;
-  });
+  return items === undefined ? undefined : parseDeviceList(items, '--devices');
 }
 
 function lockDir(values: Values, io: CliIO): string {
@@ -117,20 +109,15 @@ async function hold(lease: Lease, values: Values, io: CliIO): Promise<number> {
     io.stderr.write(`crucibleforge lease: could not release ${lease.id}: ${ended.error.message}\n`);
     return EXIT.failed;
   }
-  say({ event: 'released', id: lease.id, outcome: ended.result.outcome }, `released lease ${lease.id}${ended.result.outcome === 'already-gone' ? ' (the server had already dropped it)' : ''}\n`);
+  say({ event: 'released', id: lease.id, outcome: ended.result.outcome }, leaseReleasedLine(ended.result, true));
   return EXIT.ok;
 }
 
 async function acquire(values: Values, io: CliIO): Promise<number> {
   const devices = devicesFlag(values.devices);
   const ttl = intFlag('ttl-s', values['ttl-s'], DEFAULT_IDLE_TTL_S, 0);
-  if (ttl !== 0) {
-    try {
-      validIdleTtl(ttl, '--ttl-s');
-    } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
-  }
+  // out of range: LEASE_CONFIG naming --ttl-s, a usage error (run)
+  if (ttl !== 0) validIdleTtl(ttl, '--ttl-s');
   const waitS = intFlag('wait-s', values['wait-s'], 600, 0);
   const priority = intFlag('priority', values.priority, 2, 1);
   if (priority > 3) throw new UsageError(`--priority must be 1, 2 or 3, got "${values.priority}"`);
@@ -166,9 +153,9 @@ async function acquire(values: Values, io: CliIO): Promise<number> {
     io.stdout.write(`${JSON.stringify({ event: 'held', id: lease.id, kind: lease.kind, devices: lease.devices, ...(values.server ? { server: values.server } : {}) })}\n`);
   } else if (values.detach) {
     io.stdout.write(`${lease.id}\n`);
-    io.stderr.write(`lease ${lease.id} held on GPU ${lease.devices.join(',')}; it is not touched any more, so the server drops it after ${ttl === 0 ? 'never (no TTL)' : `${ttl} s idle`}. Release it with: crucibleforge lease release --server ${values.server} --id ${lease.id}\n`);
+    io.stderr.write(leaseDetachedNote(lease, values.server, ttl));
   } else {
-    io.stdout.write(`lease ${lease.id} held on GPU ${lease.devices.join(',')}${values.server ? ` of ${values.server}` : ' (local lock)'}; press Ctrl-C to release\n`);
+    io.stdout.write(leaseHeldLine(lease, values.server));
   }
   return values.detach ? EXIT.ok : hold(lease, values, io);
 }
@@ -178,12 +165,14 @@ async function release(values: Values, io: CliIO): Promise<number> {
   if (values.server === undefined) throw new UsageError('lease release needs --server URL (a local lock is released when its process ends)');
   const result = await releaseLeaseById({ ...connection(values, io), id: values.id });
   if (values.json) io.stdout.write(`${JSON.stringify({ event: 'released', id: result.leaseId, outcome: result.outcome })}\n`);
-  else io.stdout.write(result.outcome === 'released' ? `released lease ${result.leaseId}\n` : `lease ${result.leaseId} was already gone (counts as released)\n`);
+  else io.stdout.write(leaseReleasedLine(result, false));
   return EXIT.ok;
 }
 
 export const command: CommandModule = {
   usage,
+  // `lease acquire` holds the lease until Ctrl-C: that is its normal end, not an interruption
+  servesUntilSignal: true,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseCommandArgs(args, options);
     const [action, extra] = positionals;

@@ -3,8 +3,9 @@ import { defaultModelRoots } from '@crucibleforge/speed';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CommandModule } from '../io';
 import { requireConfig, withRunnerErrors } from '../runner-context';
+import { inert } from '../output';
 
-const usage = `Usage: crucibleforge models [--config PATH] [--offline]
+const usage = `Usage: crucibleforge models [--config PATH] [--offline] [--json]
 
 Lists the models in models.yaml and the models each provider's endpoint serves, with size,
 quantization and context where the server says (LM Studio, Ollama, /v1/models), and for a local
@@ -13,9 +14,10 @@ in-process provider (kind llamacpp-inprocess) shows its GGUF file.
 
   --offline       only the configured models (ask no endpoint)
   --config PATH   models.yaml to use
+  --json          print { providers: [{ name, kind, base_url, status, reason, served, … }], models } on stdout
 `;
 
-const options = { config: { type: 'string' }, offline: { type: 'boolean' } } as const;
+const options = { config: { type: 'string' }, offline: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
 export const command: CommandModule = {
   usage,
@@ -26,7 +28,13 @@ export const command: CommandModule = {
       const ids = (name: string) => Object.values(config.models).filter((m) => m.provider === name).map((m) => m.id);
       const modelRoots = await defaultModelRoots({ home: io.env['HOME'], ollamaModels: io.env['OLLAMA_MODELS'] });
       const statuses = values.offline ? [] : await Promise.all(Object.entries(config.providers).map(([name, p]) => probeProvider(name, p, { env: io.env, ids: ids(name), modelRoots })));
-      io.stdout.write(`${modelsLines(config, statuses, !values.offline).join('\n')}\n`);
+      if (values.json) {
+        const models = Object.entries(config.models).map(([label, m]) => ({ label, provider: m.provider, id: m.id, enabled: m.enabled, context_length: m.context_length ?? null }));
+        io.stdout.write(`${JSON.stringify({ providers: statuses, models }, null, 2)}\n`);
+        return EXIT.ok;
+      }
+      // model ids and files come from the endpoint: shown, never obeyed
+      io.stdout.write(`${inert(modelsLines(config, statuses, !values.offline).join('\n'))}\n`);
       return EXIT.ok;
     });
   },

@@ -4,7 +4,8 @@ import { renderPairwiseMarkdown } from '@crucibleforge/report';
 import { pairwiseRun, writePairwiseFile } from '@crucibleforge/runner';
 import { categoriesFlag, listFlag, parseCommandArgs, stringFlags } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
-import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
+import { runnerBase, STORE_OPTIONS, withJsonOutput } from '../runner-context';
+import { JSON_FLAG_HELP } from '../output';
 
 const usage = `Usage: crucibleforge pairwise --models a,b[,c] [--run ID,…] [--categories …] [--out DIR]
 
@@ -19,11 +20,13 @@ pairwise.md and pairwise.json (win/tie/loss, 95 % intervals, Bradley–Terry rat
   --out DIR             where to write (default: the results dir)
   --results DIR         results directory
   --config PATH         models.yaml to use
+${JSON_FLAG_HELP}
 `;
 
 const options = {
   ...stringFlags('models', 'run', 'categories', 'out'),
   'force-self-judge': { type: 'boolean' },
+  json: { type: 'boolean' },
   ...STORE_OPTIONS,
 } as const;
 
@@ -34,7 +37,7 @@ export const command: CommandModule = {
     const models = listFlag(values.models) ?? [];
     if (models.length < 2) throw new UsageError('--models needs at least two labels, e.g. --models a,b');
     const categories = categoriesFlag(values.categories);
-    return withRunnerErrors(io, 'pairwise', async () => {
+    return withJsonOutput(io, 'pairwise', values.json, async (io, emit) => {
       const base = await runnerBase(io, values);
       const runIds = listFlag(values.run);
       const result = await pairwiseRun({
@@ -52,6 +55,7 @@ export const command: CommandModule = {
       const mdPath = join(outDir, 'pairwise.md');
       await writeFile(mdPath, md);
       io.stdout.write(`\n${md}\nwrote ${mdPath}\nwrote ${jsonPath}\n`);
+      emit({ summary: result.summary, games: result.games, files: [mdPath, jsonPath] });
       return EXIT.ok;
     });
   },

@@ -2,7 +2,8 @@ import { recoverRun, summaryLines } from '@crucibleforge/runner';
 import { listFlag, parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CommandModule } from '../io';
 import { VERSION } from '../main';
-import { runnerBase, STORE_OPTIONS, withRunnerErrors } from '../runner-context';
+import { runnerBase, STORE_OPTIONS, withJsonOutput } from '../runner-context';
+import { JSON_FLAG_HELP } from '../output';
 import { renderRun } from '../runner-render';
 import { gradingWorld } from '../runner-run';
 
@@ -17,6 +18,7 @@ after the cut-off reasoning. The new rows replace the old ones in the same run. 
   --results DIR         results directory
   --config PATH         models.yaml to use
   --allow-unsandboxed   grade code without bubblewrap (unsafe)
+${JSON_FLAG_HELP}
 `;
 
 const options = {
@@ -24,6 +26,7 @@ const options = {
   models: { type: 'string' },
   ...STORE_OPTIONS,
   'allow-unsandboxed': { type: 'boolean' },
+  json: { type: 'boolean' },
 } as const;
 
 export const command: CommandModule = {
@@ -32,7 +35,7 @@ export const command: CommandModule = {
     const { values } = parseCommandArgs(args, options, false);
     if (!values.run) throw new UsageError('--run ID is required');
     const runId = values.run;
-    return withRunnerErrors(io, 'recover', async () => {
+    return withJsonOutput(io, 'recover', values.json, async (io, emit) => {
       const base = await runnerBase(io, values);
       const models = listFlag(values.models);
       const grading = await gradingWorld(io, values['allow-unsandboxed'] ?? false, base.config);
@@ -42,11 +45,13 @@ export const command: CommandModule = {
         handle.stop();
         await handle.done;
         io.stdout.write(`run ${runId} has no unrecovered reasoning overflows\n`);
+        emit({ summary: null });
         return EXIT.ok;
       }
       await renderRun(handle.events, io);
       const summary = await handle.done;
       io.stdout.write(`${summaryLines(summary).join('\n')}\nnext: crucibleforge judge --run ${runId}\n`);
+      emit({ summary });
       return summary.models.some((m) => m.stopped) ? EXIT.failed : EXIT.ok;
     });
   },

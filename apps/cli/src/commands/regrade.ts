@@ -2,8 +2,9 @@ import { defaultDriver, loadRun, regradeLines, regradeRun } from '@crucibleforge
 import { listFlag, parseCommandArgs, stringFlags } from '../args';
 import { casesDirOf } from '../cases-dir';
 import { EXIT, type CommandModule } from '../io';
-import { resultsDirOf, runIdOf, withRunnerErrors } from '../runner-context';
+import { resultsDirOf, runIdOf, withJsonOutput } from '../runner-context';
 import { lazySandbox } from '../sandbox-open';
+import { inert, JSON_FLAG_HELP } from '../output';
 
 const usage = `Usage: crucibleforge regrade [--run ID | --latest] [--models a,b] [--dry-run] [--cases DIR]
 
@@ -20,6 +21,7 @@ as they are (the reply answered another revision).
   --cases DIR           the cases directory (default: the run's own)
   --results DIR         results directory (default $CRUCIBLEFORGE_RESULTS or ./results)
   --allow-unsandboxed   grade code without bubblewrap (unsafe)
+${JSON_FLAG_HELP}
 `;
 
 const options = {
@@ -27,13 +29,14 @@ const options = {
   latest: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   'allow-unsandboxed': { type: 'boolean' },
+  json: { type: 'boolean' },
 } as const;
 
 export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, options, false);
-    return withRunnerErrors(io, 'regrade', async () => {
+    return withJsonOutput(io, 'regrade', values.json, async (io, emit) => {
       const resultsDir = resultsDirOf(io, values.results);
       const runId = await runIdOf(resultsDir, values);
       const run = await loadRun(resultsDir, runId);
@@ -42,7 +45,8 @@ export const command: CommandModule = {
       const sandbox = lazySandbox(io, { who: 'crucibleforge regrade', allowUnsandboxed: values['allow-unsandboxed'] ?? false });
       const models = listFlag(values.models);
       const summary = await regradeRun({ resultsDir, runId, driver, sandbox, dryRun: values['dry-run'] ?? false, ...(models ? { models } : {}) });
-      io.stdout.write(`${regradeLines(summary).join('\n')}\n${summary.dry_run ? '' : `next: crucibleforge report --run ${runId}\n`}`);
+      io.stdout.write(`${inert(regradeLines(summary).join('\n'))}\n${summary.dry_run ? '' : `next: crucibleforge report --run ${runId}\n`}`);
+      emit({ summary });
       return EXIT.ok;
     });
   },

@@ -89,7 +89,7 @@ describe('an endpoint that echoes the API key in its errors', () => {
       const ws = await fixtureWorkspace(provider.url);
       const json = join(ws.dir, 'bench.json');
       const t = memoryIO({ cwd: ws.dir, env: { HOSTED_KEY: KEY, HOME: ws.dir } });
-      const code = await main(['bench-llm', 'strong', '--base-url', provider.url, '--api-key-env', 'HOSTED_KEY', '--quick', '--allow-unsandboxed', '--json', json], t.io);
+      const code = await main(['bench-llm', 'strong', '--base-url', provider.url, '--api-key-env', 'HOSTED_KEY', '--quick', '--allow-unsandboxed', '--out', json], t.io);
       expect(code).toBe(1);
       const saved = await readFile(json, 'utf8');
       expect(saved + t.stdout() + t.stderr()).toContain('Bearer [redacted]');

@@ -40,7 +40,7 @@ describe('crucibleforge run / judge / report', () => {
 
     const r = memoryIO({ cwd: ws.dir });
     expect(await main(['report', '--run', run!.run_id, '--results', ws.results, '--format', 'md,json'], r.io)).toBe(0);
-    expect(r.stdout()).toMatch(/\| strong/);
+    expect(r.stdout()).toMatch(/^\d+ +strong /m); // the terminal summary (report.md has the full table)
     expect(r.stdout()).toContain(`wrote ${join(ws.results, run!.run_id, 'report.md')}`);
     const json = JSON.parse(await readFile(join(ws.results, run!.run_id, 'report.json'), 'utf8'));
     expect(json.schema_version).toBeDefined();

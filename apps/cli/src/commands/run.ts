@@ -1,6 +1,6 @@
 import { parseCommandArgs } from '../args';
 import type { CommandModule } from '../io';
-import { withRunnerErrors } from '../runner-context';
+import { withJsonOutput } from '../runner-context';
 import { generate, RUN_FLAGS_HELP, RUN_OPTIONS } from '../runner-run';
 
 const usage = `Usage: crucibleforge run --profile P --models a,b [options]
@@ -19,6 +19,10 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const { values } = parseCommandArgs(args, RUN_OPTIONS, false);
-    return withRunnerErrors(io, 'run', async () => (await generate(values, io)).code);
+    return withJsonOutput(io, 'run', values.json, async (io, emit) => {
+      const generation = await generate(values, io);
+      emit({ summary: generation.summary });
+      return generation.code;
+    });
   },
 };

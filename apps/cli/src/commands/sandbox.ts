@@ -5,6 +5,7 @@ import { describeResult, languageOf, type SandboxResult } from '@crucibleforge/s
 import { openSandbox } from '../sandbox-open';
 import { intFlag, numberFlag, parseCommandArgs, stringFlags } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
+import { inert } from '../output';
 
 const usage = `Usage: crucibleforge sandbox exec --lang python|node <file> [--timeout-s N] [--memory-mb N] [--json] [--allow-unsandboxed]
 
@@ -77,7 +78,7 @@ export const command: CommandModule = {
   usage,
   async run(args, io) {
     const [sub, ...rest] = args;
-    if (sub !== 'exec') throw new UsageError(sub === undefined ? 'missing the subcommand: exec' : `unknown subcommand "${sub}" (expected: exec)`);
+    if (sub !== 'exec') throw new UsageError(sub === undefined ? 'missing the subcommand: exec' : `unknown subcommand "${inert(sub)}" (expected: exec)`);
     return exec(rest, io);
   },
 };

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { CrucibleError } from '@crucibleforge/core';
-import { DEFAULT_SIM_CONFIG, loadSimConfig, startSimEndpoint, type SimEndpointOptions } from '@crucibleforge/sim-endpoint';
+import { DEFAULT_SIM_CONFIG, loadSimConfig, simBannerLines, startSimEndpoint, type SimEndpointOptions } from '@crucibleforge/sim-endpoint';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { LISTEN_OPTIONS, listenFlags, serveUntilSignal } from '../serve';
@@ -19,14 +19,9 @@ Options:
                     port?, host?, api_key?} (default: two demo models, sim-fast and sim-plain)
 `;
 
-function curlExample(url: string, model: string, apiKey: string | undefined): string {
-  const body = JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'Hello' }] });
-  const auth = apiKey ? ` -H 'authorization: Bearer ${apiKey}'` : '';
-  return `curl -sN ${url}/chat/completions -H 'content-type: application/json'${auth} -d '${body}'`;
-}
-
 export const command: CommandModule = {
   usage,
+  servesUntilSignal: true,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseCommandArgs(args, {
       ...LISTEN_OPTIONS,
@@ -52,10 +47,9 @@ export const command: CommandModule = {
       io.stderr.write(`crucibleforge sim: ${error.message}${hint}\n`);
       return EXIT.failed;
     }
-    const ids = options.models.map((m) => m.id);
     const server = sim;
     return serveUntilSignal(io, {
-      banner: [`sim endpoint listening on ${sim.url}`, `models: ${ids.join(', ')}`, `try: ${curlExample(sim.url, ids[0]!, options.api_key)}`],
+      banner: simBannerLines(sim.url, options.models.map((m) => m.id), options.api_key),
       close: () => server.close(),
       stopped: () => `sim endpoint stopped after ${server.truth.length} request(s)`,
     });

@@ -27,7 +27,7 @@ async function cli(args: string[]) {
 describe('a GGUF measured in process, no server', { timeout: 60_000 }, () => {
   it('speed --gguf: engine timings, the host roofline (never UNKNOWN), llama-bench pp/tg, the JSON report', async () => {
     const json = join(home, 'speed.json');
-    const r = await cli(['speed', '--gguf', 'models/tiny-q8.gguf', '--threads', '1', '--ctx-size', '1024', '--runs', '1', '--warmup', '0', '--prompts', 'short', '--max-tokens', '24', '--pp', '32', '--tg', '8', '--repetitions', '2', '--json', json]);
+    const r = await cli(['speed', '--gguf', 'models/tiny-q8.gguf', '--threads', '1', '--ctx-size', '1024', '--runs', '1', '--warmup', '0', '--prompts', 'short', '--max-tokens', '24', '--pp', '32', '--tg', '8', '--repetitions', '2', '--out', json]);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/in-process engine: node-llama-cpp 3\.21\.1 .* context 1024 · 1 thread/);
     expect(r.err).toMatch(/host memory bandwidth \d+\.\d GB\/s \(STREAM-like copy/);
@@ -56,10 +56,13 @@ describe('a GGUF measured in process, no server', { timeout: 60_000 }, () => {
     // The probe was cached: the next run reads it.
     const cached = JSON.parse(await readFile(join(home, '.cache', 'crucibleforge', BANDWIDTH_FILE), 'utf8'));
     expect(cached.bandwidth_gbs).toBeGreaterThan(0);
-    const again = await cli(['speed', '--gguf', gguf, '--threads', '1', '--runs', '1', '--warmup', '0', '--prompts', 'short', '--max-tokens', '4', '--pp', '0', '--tg', '0']);
+    // --json: stdout is the report alone (engine included), the tables a person reads go to stderr
+    const again = await cli(['speed', '--gguf', gguf, '--threads', '1', '--runs', '1', '--warmup', '0', '--prompts', 'short', '--max-tokens', '4', '--pp', '0', '--tg', '0', '--json']);
     expect(again.code).toBe(0);
     expect(again.err).toMatch(/host memory bandwidth .*cached \d{4}-\d\d-\d\d/);
-    expect(again.out).not.toContain('llama-bench style');
+    expect(again.err).toContain('speed of tiny-q8 at in-process:');
+    expect(again.err).not.toContain('llama-bench style');
+    expect(JSON.parse(again.out)).toMatchObject({ engine: { model: 'tiny-q8', threads: 1 }, pp_tg: null });
   });
 
   it('bench-llm --gguf --speed-only works with no server', async () => {

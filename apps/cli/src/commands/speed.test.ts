@@ -55,7 +55,7 @@ describe('crucibleforge speed', () => {
       JSON.stringify({ schemaVersion: 2, layers: [{ mediaType: 'application/vnd.ollama.image.model', digest: `sha256:${hex}`, size: model.bytes.length }] }),
     );
     const { code, out, err } = await speed(
-      ['tinyllama:latest', '--base-url', s.url, '--provider', 'ollama', '--runs', '1', '--warmup', '0', '--prompts', 'short', '--json', 'ollama.json'],
+      ['tinyllama:latest', '--base-url', s.url, '--provider', 'ollama', '--runs', '1', '--warmup', '0', '--prompts', 'short', '--out', 'ollama.json'],
       { HOME: dir, OLLAMA_MODELS: store },
     );
     expect(code).toBe(0);
@@ -78,7 +78,7 @@ describe('crucibleforge speed', () => {
       '--warmup', '1',
       '--prompts', 'short,medium,long',
       '--gpu', 'RTX 4090',
-      '--json', 'speed.json',
+      '--out', 'speed.json',
     ]);
     expect(code).toBe(0);
     expect(out).toMatch(/^short_50 +TTFT \(s\) +2 +\d/m);
@@ -100,11 +100,15 @@ describe('crucibleforge speed', () => {
     expect(typeof report.formulas.decode_tps).toBe('string');
     // 3 prompts × (1 warm-up + 2 runs)
     expect(s.requests).toHaveLength(9);
+    // --json: the same contract on stdout, and nothing else there
+    const printed = await speed(['llama-3.1-8b-q4_k_m', '--base-url', s.url, '--runs', '1', '--warmup', '0', '--prompts', 'short', '--json']);
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.out).tests.map((t: { name: string }) => t.name)).toEqual(['short_50']);
   });
 
   it('reads the key only from the named variable and never shows it', async () => {
     const s = await sim([{ id: 'm', ...fast }], 'sk-secret-123');
-    const ok = await speed(['m', '--base-url', s.url, '--api-key-env', 'SIM_KEY', '--runs', '1', '--warmup', '0', '--prompts', 'short', '--json', 'k.json'], { SIM_KEY: 'sk-secret-123' });
+    const ok = await speed(['m', '--base-url', s.url, '--api-key-env', 'SIM_KEY', '--runs', '1', '--warmup', '0', '--prompts', 'short', '--out', 'k.json'], { SIM_KEY: 'sk-secret-123' });
     expect(ok.code).toBe(0);
     const json = await readFile(join(dir, 'k.json'), 'utf8');
     for (const text of [ok.out, ok.err, json]) expect(text).not.toContain('sk-secret-123');
@@ -145,7 +149,7 @@ describe('crucibleforge speed', () => {
 
   it('reports a stall as a typed timeout with partial timings, and exits 1', async () => {
     const s = await sim([{ id: 'm', ...fast, faults: [{ kind: 'stall', after_tokens: 3, stall_ms: 2000 }] }]);
-    const { code, out, err } = await speed(['m', '--base-url', s.url, '--runs', '2', '--warmup', '0', '--prompts', 'short', '--gap-timeout', '0.2', '--json', 'stall.json']);
+    const { code, out, err } = await speed(['m', '--base-url', s.url, '--runs', '2', '--warmup', '0', '--prompts', 'short', '--gap-timeout', '0.2', '--out', 'stall.json']);
     expect(code).toBe(1);
     expect(err).toMatch(/TIMING_GAP_TIMEOUT/);
     const report = JSON.parse(await readFile(join(dir, 'stall.json'), 'utf8'));

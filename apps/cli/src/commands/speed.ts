@@ -1,14 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CrucibleError, makeRedactor, type ReasoningMode } from '@crucibleforge/core';
-import { partialTimingsText, renderSpeedReport, speedEventText } from '@crucibleforge/report';
+import { renderSpeedReport, speedEventText, speedFailureText } from '@crucibleforge/report';
 import { parseCount, runSpeedBenchmark, type SpeedPromptKey } from '@crucibleforge/speed';
-import { isTimingError, PROVIDER_KINDS, releaseModel, type ProviderKind, type TimingTimeouts } from '@crucibleforge/timing';
+import { PROVIDER_KINDS, releaseModel, type ProviderKind, type TimingTimeouts } from '@crucibleforge/timing';
 import type { OpenedEngine, PpTgReport } from '@crucibleforge/engine-llamacpp';
 import { envSecretFlag, intFlag, listFlag, numberFlag, oneOfFlag, parseCommandArgs, stringFlags } from '../args';
 import { ENGINE_USAGE, hardwareFlags, HARDWARE_OPTIONS, openEngine } from '../hardware-flags';
 import { EXIT, UsageError, type CliIO, type CommandModule } from '../io';
 import { redactingIO } from '../runner-context';
+import { inert } from '../output';
 
 const usage = `Usage: crucibleforge speed <model> --base-url <url> [options]
        crucibleforge speed [<model>] --gguf FILE [options]      (no server: llama.cpp in this process)
@@ -17,7 +18,7 @@ Measures one model's speed on an OpenAI-compatible endpoint, or of a GGUF file r
 (any / reasoning / content), decode and prefill tokens/s, E2E, event gaps; optional depth and
 concurrency sweeps; a roofline plausibility check (with no GPU named, against this host's measured
 memory bandwidth for a local or in-process model). In process it also measures llama-bench's pp/tg.
-Prints a table; --json writes the full report.
+Prints a table; --json prints the full report instead, --out FILE writes it.
 
 Options:
   --base-url URL            endpoint base URL including /v1 (required unless --gguf runs the model in process)
@@ -44,16 +45,18 @@ ${ENGINE_USAGE}
   --gap-timeout S           longest silence between tokens, seconds (default 120)
   --total-timeout S         whole request, seconds (default 1800)
   --unload                  afterwards ask the server to unload the model (LM Studio, Ollama)
-  --json FILE               write the report as JSON
+  --json                    print the report as JSON on stdout (instead of the table)
+  --out FILE                write the report as JSON to FILE
 
 Exit codes: 0 measured, 1 measurement failed (or wrong model served), 2 usage error.
 `;
 
 const OPTIONS = {
-  ...stringFlags('base-url', 'api-key-env', 'runs', 'warmup', 'prompts', 'depths', 'concurrency', 'max-tokens', 'provider', 'reasoning', 'json', 'pp', 'tg', 'repetitions'),
+  ...stringFlags('base-url', 'api-key-env', 'runs', 'warmup', 'prompts', 'depths', 'concurrency', 'max-tokens', 'provider', 'reasoning', 'out', 'pp', 'tg', 'repetitions'),
   ...stringFlags('connect-timeout', 'first-token-timeout', 'gap-timeout', 'total-timeout'),
   ...HARDWARE_OPTIONS,
   unload: { type: 'boolean' },
+  json: { type: 'boolean' },
 } as const;
 
 const PROMPT_KEYS: readonly SpeedPromptKey[] = ['short', 'medium', 'long'];
@@ -133,43 +136,39 @@ export const command: CommandModule = {
         ...hardware,
         timeouts,
         signal: io.signal,
-        onEvent: (p) => io.stderr.write(`${speedEventText(p)}\n`),
+        onEvent: (p) => io.stderr.write(`${inert(speedEventText(p))}\n`),
       });
     } catch (error) {
       if (error instanceof UsageError || !CrucibleError.isInstance(error)) throw error;
-      let message = error.message;
-      if (error.code === 'TIMING_AUTH') {
-        message = keyVar ? `key rejected, set ${keyVar} to a valid key (${error.message})` : `key rejected: the endpoint needs a key; put it in an environment variable and pass --api-key-env VAR (${error.message})`;
-      }
-      io.stderr.write(`crucibleforge speed: ${error.code}: ${message}\n`);
-      // a timeout or a broken stream: what was measured before it stopped helps tell a slow server from a dead one
-      const cut = isTimingError(error, 'TIMING_CONNECT_TIMEOUT', 'TIMING_FIRST_TOKEN_TIMEOUT', 'TIMING_GAP_TIMEOUT', 'TIMING_TOTAL_TIMEOUT', 'TIMING_STREAM_ERROR');
-      if (cut) io.stderr.write(`  ${partialTimingsText(error.details.partial)}\n`);
+      io.stderr.write(`crucibleforge speed: ${speedFailureText(error, keyVar)}`);
       await opened?.engine.close();
       return EXIT.failed;
     }
 
-    io.stdout.write(renderSpeedReport(report));
+    // with --json stdout is the report alone; the notes a person reads (and the tables) go to stderr
+    const notes = values.json ? io.stderr : io.stdout;
+    notes.write(inert(renderSpeedReport(report)));
     let ppTgReport: PpTgReport | null = null;
     try {
       if (opened && ppTg) {
         const { runPpTg, renderPpTg } = await import('@crucibleforge/engine-llamacpp');
         ppTgReport = await runPpTg(opened, ppTg, (line) => io.stderr.write(`${line}\n`));
-        if (ppTgReport) io.stdout.write(renderPpTg(ppTgReport));
+        if (ppTgReport) notes.write(renderPpTg(ppTgReport));
       }
     } finally {
       await opened?.engine.close();
     }
-    if (values.json) {
-      const file = resolve(io.cwd, values.json);
-      const full = opened ? { ...report, engine: opened.info, pp_tg: ppTgReport } : report;
-      const json = `${JSON.stringify(full, null, 2)}\n`;
-      await writeFile(file, makeRedactor([apiKey])(json));
-      io.stdout.write(`report written to ${file}\n`);
+    const full = opened ? { ...report, engine: opened.info, pp_tg: ppTgReport } : report;
+    const json = makeRedactor([apiKey])(`${JSON.stringify(full, null, 2)}\n`);
+    if (values.json) io.stdout.write(json);
+    if (values.out) {
+      const file = resolve(io.cwd, values.out);
+      await writeFile(file, json);
+      notes.write(`report written to ${file}\n`);
     }
     if (values.unload && baseUrl) {
       const released = await releaseModel(baseUrl, model, { providerKind, ...(apiKey ? { apiKey } : {}) });
-      io.stdout.write(`unload: ${released.detail}\n`);
+      notes.write(`unload: ${inert(released.detail)}\n`);
     }
     return report.ok ? EXIT.ok : EXIT.failed;
   },

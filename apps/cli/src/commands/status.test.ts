@@ -20,7 +20,8 @@ describe('crucibleforge status and models', () => {
     const text = await readFile(ws.config, 'utf8');
     await writeFile(ws.config, text.replace('models:\n', '  dead:\n    kind: vllm\n    base_url: http://127.0.0.1:9/v1\nmodels:\n'));
     const t = memoryIO({ cwd: ws.dir, env: {} });
-    expect(await main(['status', '--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR], t.io)).toBe(0);
+    // a provider down, a key not set, a preflight not possible: status says so and exits 1
+    expect(await main(['status', '--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR], t.io)).toBe(1);
     const out = t.stdout();
     expect(out).toMatch(/UP {3}local \(lmstudio\)/);
     expect(out).toMatch(/DOWN dead \(vllm\) http:\/\/127\.0\.0\.1:9\/v1/);
@@ -30,6 +31,21 @@ describe('crucibleforge status and models', () => {
     expect(out).toMatch(/gone → dead\/gone .*\(disabled\)/);
     expect(out).toMatch(/profile test: 6 cases/);
     expect(out).toMatch(/profile quick: 2 cases/);
+    expect(out).toMatch(/status: DOWN — provider dead is down; \$HOSTED_KEY is not set; preflight of hosted failed\n$/);
+    const json = memoryIO({ cwd: ws.dir, env: {} });
+    expect(await main(['status', '--json', '--no-preflight', '--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR], json.io)).toBe(1);
+    const data = JSON.parse(json.stdout());
+    expect(data).toMatchObject({ ok: false, down: ['provider dead is down', '$HOSTED_KEY is not set'], config: ws.config });
+    expect(data.providers.find((p: { name: string }) => p.name === 'local')).toMatchObject({ status: 'up', kind: 'lmstudio' });
+    expect(data.cases.profiles).toContainEqual(expect.objectContaining({ name: 'test', cases: 6 }));
+  });
+
+  it('status: exit 0 when everything it checks is up', async () => {
+    const ws = await fixtureWorkspace(sim.url);
+    const t = memoryIO({ cwd: ws.dir, env: { HOSTED_KEY: 'sk-test-key' } });
+    expect(await main(['status', '--config', ws.config, '--results', ws.results, '--cases', FIXTURE_CASES_DIR], t.io)).toBe(0);
+    expect(t.stdout()).toMatch(/status: everything checked is up\n$/);
+    expect(t.stdout()).not.toContain('sk-test-key');
   });
 
   it('models: configured models marked against what the endpoint serves', async () => {

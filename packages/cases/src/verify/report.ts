@@ -57,3 +57,19 @@ export interface VerifyOptions {
 export function formatVerifySummary(r: Pick<VerifyReport, 'checked' | 'problems' | 'executed' | 'rederived' | 'negative_controls' | 'haystacks'>): string {
   return `${r.checked} cases checked, ${r.problems} with problems (${r.executed} reference solutions executed, ${r.rederived} answers re-derived, ${r.negative_controls} negative controls failed as expected, ${r.haystacks} haystacks rebuilt)`;
 }
+
+/** The lines `cases verify` prints for one result: FAIL with its problems; with `verbose`, ok and warnings too. */
+export function verifyResultText(r: CaseVerifyResult, verbose: boolean): string {
+  let text = '';
+  if (!r.ok) text += `FAIL ${r.id} (${r.file})\n${r.problems.map((p) => `  - ${p}\n`).join('')}`;
+  else if (verbose) text += `ok   ${r.id} (${(r.elapsed_ms / 1000).toFixed(1)} s; sandbox ${(r.sandbox_ms / 1000).toFixed(1)} s)\n`;
+  if (verbose) for (const w of r.warnings) text += `  warning: ${w}\n`;
+  return text;
+}
+
+/** The eight slowest cases by their own sandbox time (elapsed time also counts waiting for the shared pool). */
+export function slowestCasesLine(results: readonly CaseVerifyResult[]): string {
+  const slow = [...results].sort((a, b) => b.sandbox_ms - a.sandbox_ms).slice(0, 8);
+  const total = results.reduce((a, r) => a + r.sandbox_ms, 0);
+  return `slowest (own sandbox time): ${slow.map((r) => `${r.id} ${(r.sandbox_ms / 1000).toFixed(1)} s`).join(', ')}; all cases ${(total / 1000).toFixed(1)} s of sandbox time\n`;
+}

@@ -1,7 +1,6 @@
-import { benchTestLines } from '@crucibleforge/report';
+import { benchTestLines } from './bench-text';
 import { describe, expect, it } from 'vitest';
-import { paintFor } from './bench-llm-render';
-import { fileSafe, localDate, resultsPath, shortPath } from './bench-llm-results';
+import { fileSafe, localDate, paintFor, resultsPath, shortPath } from './bench-files';
 
 describe('bench-llm output', () => {
   it('colours only on a terminal without NO_COLOR', () => {
@@ -17,7 +16,7 @@ describe('bench-llm output', () => {
     expect(fileSafe('lmstudio-community/gemma-4-31b-it:Q4')).toBe('lmstudio-community_gemma-4-31b-it_Q4');
     expect(resultsPath({ cwd: '/w', home: '/h', model: 'gemma-4-31b-it', date })).toBe('/h/benchmarks/gemma-4-31b-it-2026-08-11.json');
     expect(resultsPath({ cwd: '/w', home: '/h', model: 'm', date, out: 'res' })).toBe('/w/res/m-2026-08-11.json');
-    expect(resultsPath({ cwd: '/w', home: '/h', model: 'm', date, json: '/tmp/x.json' })).toBe('/tmp/x.json');
+    expect(resultsPath({ cwd: '/w', home: '/h', model: 'm', date, out: '/tmp/x.json' })).toBe('/tmp/x.json');
     expect(resultsPath({ cwd: '/w', home: undefined, model: 'm', date })).toBe('/w/benchmarks/m-2026-08-11.json');
     expect(shortPath('/h/benchmarks/m.json', '/h')).toBe('~/benchmarks/m.json');
     expect(shortPath('/hx/m.json', '/h')).toBe('/hx/m.json');
