@@ -1,6 +1,14 @@
-/** Test helper (not exported from the package): the shared real sandbox for sandbox tests. Tests may read env. */
+/** Test helper (not exported from the package): the shared real sandbox for sandbox tests. */
 import { existsSync } from 'node:fs';
 import { BWRAP_CANDIDATES, createSandbox, type Sandbox } from '@crucibleforge/sandbox';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The CI variable as the test run saw it (vitest.config.ts provides it). */
+    CI: string;
+  }
+}
 
 /** What the sandbox tests do on this host: run, skip visibly, or fail. */
 export type SandboxTestPlan = { kind: 'run' } | { kind: 'skip'; reason: string } | { kind: 'fail'; reason: string };
@@ -38,7 +46,7 @@ export function testSandbox(): Promise<Shared> {
     (error: unknown): Shared => {
       const reason = error instanceof Error ? error.message : String(error);
       const bwrapInstalled = BWRAP_CANDIDATES.some((p) => existsSync(p));
-      return { sandbox: null, plan: sandboxTestPlan({ available: false, bwrapInstalled, reason }, isCI(process.env)) };
+      return { sandbox: null, plan: sandboxTestPlan({ available: false, bwrapInstalled, reason }, isCI({ CI: inject('CI') })) };
     },
   );
   return shared;
