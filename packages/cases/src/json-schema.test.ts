@@ -12,9 +12,11 @@ describe('cases/schema.json', () => {
     const onDisk = readFileSync(committed, 'utf8');
     expect(onDisk, 'cases/schema.json is stale: run `pnpm --filter @crucibleforge/cases schema`').toBe(text);
   });
-  it('describes the grader union and the required fields', () => {
-    const schema = caseJsonSchema() as { required: string[]; properties: Record<string, { oneOf?: unknown[]; anyOf?: unknown[] }> };
-    expect(schema.required).toEqual(expect.arrayContaining(['id', 'title', 'category', 'difficulty', 'max_tokens', 'grader', 'reference']));
+  it('describes the grader union and the required fields (a case that extends a base needs only id and extends)', () => {
+    type Req = { required: string[] };
+    const schema = caseJsonSchema() as { else: Req; then: Req; properties: Record<string, { oneOf?: unknown[]; anyOf?: unknown[] }> };
+    expect(schema.else.required).toEqual(expect.arrayContaining(['id', 'title', 'category', 'difficulty', 'max_tokens', 'grader', 'reference']));
+    expect(schema.then.required).toEqual(['id', 'extends']);
     const grader = schema.properties.grader!;
     expect((grader.oneOf ?? grader.anyOf)!.length).toBe(12);
   });

@@ -6,9 +6,13 @@ import { CaseSchema } from './schema/case';
  * committed as `cases/schema.json` so editors autocomplete case files.
  */
 export function caseJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(CaseSchema, { io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<string, unknown>;
+  const { required, ...schema } = z.toJSONSchema(CaseSchema, { io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<string, unknown>;
   return {
     ...schema,
+    // a case that `extends` a base gives only what differs; the loader checks the merged case
+    if: { required: ['extends'] },
+    then: { required: ['id', 'extends'] },
+    else: { required },
     $id: 'https://crucibleforge.dev/schema/case.json',
     title: 'CrucibleForge case',
     description: 'One benchmark case. Generated from packages/cases/src/schema — do not edit by hand.',

@@ -1,11 +1,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { CATEGORIES } from '@crucibleforge/core';
+import { basesOf, programsFrom, resolveExtends } from './extend';
 import { isSeeded } from './materialize';
 import { caseRevision } from './revision';
 import { CaseSchema, type LoadedCase } from './schema/case';
 import { semanticProblems } from './semantic';
-import { formatPath, parseYamlDocuments, positionOf, zodProblems, type SourceProblem } from './yaml-source';
+import { formatPath, parseYamlDocuments, positionOf, zodProblems, type SourceProblem, type YamlDoc } from './yaml-source';
 
 export type LoadProblem = SourceProblem;
 
@@ -16,15 +17,32 @@ export type LoadResult =
 /** Folders under the cases dir that hold no cases. */
 export const NON_CASE_DIRS = new Set(['profiles']);
 
-/** Parses and validates one case file's text (pure). `file` is the path shown in problems. */
-export function parseCaseFile(text: string, file: string): { cases: LoadedCase[]; problems: LoadProblem[] } {
+/**
+ * Parses and validates one case file's text (pure). `file` is the path shown in problems; `bases` are the
+ * raw documents a case may `extends` (id → document; the set's other files), its own file's are added.
+ */
+export function parseCaseFile(
+  text: string,
+  file: string,
+  bases: ReadonlyMap<string, unknown> = new Map(),
+): { cases: LoadedCase[]; problems: LoadProblem[] } {
   const parsed = parseYamlDocuments(text, file);
   if (!parsed.ok) return { cases: [], problems: parsed.problems };
+  const all = new Map([...basesOf(parsed.docs.map((d) => d.value)), ...bases]);
+  return validateDocs(parsed.docs, file, all);
+}
+
+function validateDocs(docs: readonly YamlDoc[], file: string, bases: ReadonlyMap<string, unknown>): { cases: LoadedCase[]; problems: LoadProblem[] } {
   const cases: LoadedCase[] = [];
   const problems: LoadProblem[] = [];
   const folder = file.includes('/') ? file.split('/')[0]! : null;
-  for (const y of parsed.docs) {
-    const result = CaseSchema.safeParse(y.value);
+  for (const y of docs) {
+    const resolved = resolveExtends(y.value, bases);
+    if (!resolved.ok) {
+      problems.push({ file, ...positionOf(y, ['extends']), path: 'extends', message: resolved.message });
+      continue;
+    }
+    const result = CaseSchema.safeParse(resolved.value);
     if (!result.success) {
       problems.push(...zodProblems(y, result.error.issues));
       continue;
@@ -35,7 +53,9 @@ export function parseCaseFile(text: string, file: string): { cases: LoadedCase[]
     if (folder !== null && folder !== def.category) {
       problems.push({ file, ...positionOf(y, ['category']), path: 'category', message: `"${def.category}" case in the "${folder}/" folder` });
     }
-    if (semantic.length === 0) cases.push({ def, file, revision: caseRevision(def), seeded: isSeeded(def) });
+    if (semantic.length > 0) continue;
+    const programsOf = programsFrom(y.value);
+    cases.push({ def, file, revision: caseRevision(def), seeded: isSeeded(def), ...(programsOf !== null && { programsOf }) });
   }
   return { cases, problems };
 }
@@ -89,15 +109,22 @@ export async function loadCases(dir: string): Promise<LoadResult> {
   const files = await yamlFiles(dir);
   const cases: LoadedCase[] = [];
   const problems: LoadProblem[] = [];
+  const parsed: { rel: string; docs: YamlDoc[]; problems: LoadProblem[] }[] = [];
   for (const full of files) {
     const rel = relative(dir, full).split(sep).join('/');
     if (!rel.includes('/')) {
-      problems.push({ file: rel, message: 'case files live in a category folder (e.g. math/<id>.yaml)' });
+      parsed.push({ rel, docs: [], problems: [{ file: rel, message: 'case files live in a category folder (e.g. math/<id>.yaml)' }] });
       continue;
     }
-    const r = parseCaseFile(await readFile(full, 'utf8'), rel);
+    const p = parseYamlDocuments(await readFile(full, 'utf8'), rel);
+    parsed.push(p.ok ? { rel, docs: p.docs, problems: [] } : { rel, docs: [], problems: p.problems });
+  }
+  // two passes: a case may extend a case of any file
+  const bases = basesOf(parsed.flatMap((f) => f.docs.map((d) => d.value)));
+  for (const f of parsed) {
+    const r = validateDocs(f.docs, f.rel, bases);
     cases.push(...r.cases);
-    problems.push(...r.problems);
+    problems.push(...f.problems, ...r.problems);
   }
   problems.push(...duplicateProblems(cases));
   if (problems.length > 0) return { ok: false, dir, problems };

@@ -99,6 +99,10 @@ export const CaseSchema = z
       .string()
       .regex(/^[a-z]+-[a-z0-9]+(?:-[a-z0-9]+)*$/, 'id must be <category>-<words>, lowercase, digits and dashes')
       .describe('stable id: the category, a dash, then a slug (coding-lru-peek)'),
+    extends: z
+      .string()
+      .optional()
+      .describe("take every field not given here from this case (a family's base, by id; one level): params and verify merge one level deep, id and calibration are never inherited"),
     title: z.string().min(3),
     category: CategorySchema,
     difficulty: DifficultySchema,
@@ -135,6 +139,8 @@ export interface LoadedCase {
   file: string;
   revision: string;
   seeded: boolean;
+  /** The base whose derive and verify programs this case runs unchanged (it `extends` it and gives neither). */
+  programsOf?: string;
 }
 void categoryMatchesCore;
 void difficultyMatchesCore;

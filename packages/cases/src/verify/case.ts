@@ -114,10 +114,13 @@ async function checkSeed(loaded: LoadedCase, seed: number | null, getSandbox: Sa
 
 /**
  * A seeded re-derivation proves something only when it runs on at least two draws and the draws do not
- * all give the same answer (a program that prints a constant would pass every seed).
+ * all give the same answer (a program that prints a constant would pass every seed). An instance that runs
+ * its base's programs unchanged may verify one seed (its calibrated draw): the base, itself in the set,
+ * proves the programs on two.
  */
 function seedVariation(loaded: LoadedCase, seeds: (number | null)[], perSeed: SeedResult[]): string[] {
   if (!loaded.seeded || !loaded.def.verify?.program) return [];
+  if (seeds.length < 2 && loaded.programsOf !== undefined) return [];
   if (seeds.length < 2) return [`a seeded re-derivation runs on at least 2 seeds (verify.seeds has ${seeds.length})`];
   const derived = perSeed.flatMap((x) => x.derived);
   if (derived.length === seeds.length && derived.every((a) => answersEqual(a, derived[0]))) {

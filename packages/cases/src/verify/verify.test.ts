@@ -276,5 +276,8 @@ describe('the conformance corpus and proofs that cannot be faked', () => {
       );
     expect(await problemsOfIn(sandbox, seeded("import json,sys; print(json.load(sys.stdin)['params']['n'])"))).toEqual([]);
     expect(await problemsOfIn(sandbox, seeded("import json,sys; print(json.load(sys.stdin)['params']['n'])", '[1]'))).toEqual(['a seeded re-derivation runs on at least 2 seeds (verify.seeds has 1)']);
+    // an instance that runs its base's programs unchanged may verify its one calibrated draw
+    const instance = { ...seeded("import json,sys; print(json.load(sys.stdin)['params']['n'])", '[1]'), programsOf: 'math-base' };
+    expect(await problemsOfIn(sandbox, instance)).toEqual([]);
   });
 });

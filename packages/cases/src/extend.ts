@@ -1,0 +1,59 @@
+/**
+ * `extends`: a case file may take every field it does not give from another case (the family's base), so the
+ * instances of a generator family differ only in what makes them distinct (their id, title, a `params`
+ * entry, their calibration) and share one copy of the programs and the conformance corpus. Pure.
+ *
+ * Rules: one level (a base never extends another case); `id` and `calibration` are never inherited (evidence
+ * belongs to one question); `params` and `verify` merge one level deep (the instance's keys win); every other
+ * field the instance gives replaces the base's. The merged case is the case: its revision is the one an
+ * inline copy would have, so moving a case onto a base never makes its calibration stale.
+ */
+
+const NOT_INHERITED = new Set(['id', 'calibration', 'extends']);
+const MERGED = new Set(['params', 'verify']);
+
+type Doc = Record<string, unknown>;
+const isDoc = (v: unknown): v is Doc => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The base's id an instance names, or null when the document extends nothing. */
+export function extendsId(value: unknown): string | null {
+  return isDoc(value) && typeof value['extends'] === 'string' ? value['extends'] : null;
+}
+
+/** The instance with the base's fields filled in (the instance's `extends` kept, so listings can name the base). */
+export function extendCase(base: Doc, own: Doc): Doc {
+  const out: Doc = {};
+  for (const [k, v] of Object.entries(base)) if (!NOT_INHERITED.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(own)) {
+    out[k] = MERGED.has(k) && isDoc(v) && isDoc(out[k]) ? { ...(out[k] as Doc), ...v } : v;
+  }
+  return out;
+}
+
+export type ExtendOutcome = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** Resolves one document against the set's bases (id → raw document of a case that extends nothing). */
+export function resolveExtends(value: unknown, bases: ReadonlyMap<string, unknown>): ExtendOutcome {
+  const id = extendsId(value);
+  if (id === null) return { ok: true, value };
+  const base = bases.get(id);
+  if (base === undefined) return { ok: false, message: `extends "${id}": no case with that id in the set` };
+  if (extendsId(base) !== null) return { ok: false, message: `extends "${id}": that case extends another itself (one level only)` };
+  if (!isDoc(base)) return { ok: false, message: `extends "${id}": that case is not a mapping` };
+  return { ok: true, value: extendCase(base, value as Doc) };
+}
+
+/** id → raw document, for every document that extends nothing (the possible bases). */
+export function basesOf(values: readonly unknown[]): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const v of values) if (isDoc(v) && typeof v['id'] === 'string' && extendsId(v) === null && !out.has(v['id'])) out.set(v['id'], v);
+  return out;
+}
+
+/** The base id when the instance gives no program of its own (its derive and verify programs are the base's). */
+export function programsFrom(own: unknown): string | null {
+  const id = extendsId(own);
+  if (id === null) return null;
+  const o = own as Doc;
+  return 'derive' in o || (isDoc(o['verify']) && 'program' in o['verify']) ? null : id;
+}
