@@ -84,6 +84,12 @@ describe('ordered lists and unordered sets', () => {
     expect(exact({ kind: 'list', normaliser: 'code' }, grid, 'Answer:\n110010\n101001\n001101').status).toBe('pass');
     expect(exact({ kind: 'list', normaliser: 'code' }, grid, 'Answer:\n```\n1 1 0 0 1 0\n1 0 1 0 0 1\n0 0 1 1 0 1\n```').status).toBe('pass');
     expect(exact({ kind: 'list', normaliser: 'code' }, grid, 'Answer: 110010 101001 001100').status).toBe('fail');
+    // an ordinal label on every line is not an item
+    for (const reply of ['Answer:\nRow 1: 110010\nRow 2: 101001\nRow 3: 001101', 'Answer:\nR1 = 110010\nR2 = 101001\nR3 = 001101', 'Answer:\n1: 110010\n2: 101001\n3: 001101', '**Answer:**\n- Row 1 – 110010\n- Row 2 – 101001\n- Row 3 – 001101']) {
+      expect(exact({ kind: 'list', normaliser: 'code' }, grid, reply).status, reply).toBe('pass');
+    }
+    expect(exact({ kind: 'list', normaliser: 'code' }, grid, 'Answer:\nRow 1: 110010\nRow 2: 001101\nRow 3: 101001').status).toBe('fail');
+    expect(exact({ kind: 'list', normaliser: 'code' }, grid, 'Answer:\nRow 1: 110010\nRow 2: 101001').status).toBe('fail');
   });
   it('items that contain "and" keep it', () => {
     expect(exact({ kind: 'list' }, 'Salt and Pepper, Bread', 'Answer: Salt and Pepper, Bread').status).toBe('pass');

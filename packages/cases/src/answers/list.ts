@@ -11,6 +11,8 @@ export interface ListSpec {
 export type ListExtraction = { ok: true; items: string[] } | { ok: false; reason: string };
 
 const BULLET = /^\s*(?:[-*+•]|\d{1,2}[.)]|\(?[a-z]\))\s+/i;
+/** A line's ordinal label in a one-item-per-line answer ("Row 1:", "Line 3 -", "Step 2 =", "4:"), not an item. */
+const LINE_LABEL = /^\s*(?:(?:row|line|column|col|step|item|round|stage|r|c)\s*#?\s*\d{1,3}|\d{1,3})\s*[:=–—-]\s+(?=\S)/i;
 
 /**
  * The lines an answer list spans: the value's own line, or — when the label ends its line or the value
@@ -51,7 +53,9 @@ function shaped(token: string, n: Normaliser): boolean {
  */
 export function extractList(block: string, spec: ListSpec, expected: string[], ctx: AnswerContext): ListExtraction {
   const n = spec.normaliser;
-  const lines = block.split('\n').map((l) => cleanValue(l.replace(BULLET, ''))).filter(Boolean);
+  let lines = block.split('\n').map((l) => cleanValue(l.replace(BULLET, ''))).filter(Boolean);
+  // one item per line, each under an ordinal label: the labels are not items
+  if (lines.length > 1 && lines.every((l) => LINE_LABEL.test(l))) lines = lines.map((l) => l.replace(LINE_LABEL, ''));
   let v = stripParentheticals(lines.join(', '));
   if (!spec.or && HEDGES.test(v) && !expected.some((e) => HEDGES.test(e))) return { ok: false, reason: `a hedge between alternatives: "${v.slice(0, 60)}"` };
   if (NEGATIONS.test(v) && !expected.some((e) => NEGATIONS.test(e))) return { ok: false, reason: `the answer qualifies itself: "${v.slice(0, 60)}"` };
