@@ -32,21 +32,20 @@ export function extendCase(base: Doc, own: Doc): Doc {
 
 export type ExtendOutcome = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** Resolves one document against the set's bases (id → raw document of a case that extends nothing). */
-export function resolveExtends(value: unknown, bases: ReadonlyMap<string, unknown>): ExtendOutcome {
+/** Resolves one document against the set's documents by id (`basesOf`); a base that extends another is refused. */
+export function resolveExtends(value: unknown, bases: ReadonlyMap<string, Doc>): ExtendOutcome {
   const id = extendsId(value);
   if (id === null) return { ok: true, value };
   const base = bases.get(id);
   if (base === undefined) return { ok: false, message: `extends "${id}": no case with that id in the set` };
   if (extendsId(base) !== null) return { ok: false, message: `extends "${id}": that case extends another itself (one level only)` };
-  if (!isDoc(base)) return { ok: false, message: `extends "${id}": that case is not a mapping` };
   return { ok: true, value: extendCase(base, value as Doc) };
 }
 
-/** id → raw document, for every document that extends nothing (the possible bases). */
-export function basesOf(values: readonly unknown[]): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  for (const v of values) if (isDoc(v) && typeof v['id'] === 'string' && extendsId(v) === null && !out.has(v['id'])) out.set(v['id'], v);
+/** id → raw document, for every mapping with an id (the first of a duplicated id; duplicates are reported apart). */
+export function basesOf(values: readonly unknown[]): Map<string, Doc> {
+  const out = new Map<string, Doc>();
+  for (const v of values) if (isDoc(v) && typeof v['id'] === 'string' && !out.has(v['id'])) out.set(v['id'], v);
   return out;
 }
 

@@ -215,6 +215,12 @@ describe('loading cases that extend a base', () => {
     if (r.ok) return;
     expect(r.problems).toEqual([expect.objectContaining({ file: 'math/instances.yaml', line: 2, path: 'extends', message: 'extends "math-family-base": no case with that id in the set' })]);
   });
+  it('refuses an instance of an instance with the one-level rule, naming the file', async () => {
+    const chained = FAMILY_INSTANCE.replace('id: math-family-b20', 'id: math-family-b30').replace('extends: math-family-base', 'extends: math-family-b20');
+    const r = await loadCases(await casesDir({ 'math/base.yaml': FAMILY_BASE, 'math/instances.yaml': FAMILY_INSTANCE, 'math/chained.yaml': chained }));
+    if (r.ok) throw new Error('expected problems');
+    expect(r.problems).toEqual([expect.objectContaining({ file: 'math/chained.yaml', path: 'extends', message: 'extends "math-family-b20": that case extends another itself (one level only)' })]);
+  });
   it('checks the merged case against the schema and the folder rule', async () => {
     const bad = `${FAMILY_INSTANCE}max_tokens: 4\n`;
     const r = await loadCases(await casesDir({ 'math/base.yaml': FAMILY_BASE, 'reasoning/instances.yaml': bad }));

@@ -24,7 +24,7 @@ export const NON_CASE_DIRS = new Set(['profiles']);
 export function parseCaseFile(
   text: string,
   file: string,
-  bases: ReadonlyMap<string, unknown> = new Map(),
+  bases: ReadonlyMap<string, Record<string, unknown>> = new Map(),
 ): { cases: LoadedCase[]; problems: LoadProblem[] } {
   const parsed = parseYamlDocuments(text, file);
   if (!parsed.ok) return { cases: [], problems: parsed.problems };
@@ -32,7 +32,7 @@ export function parseCaseFile(
   return validateDocs(parsed.docs, file, all);
 }
 
-function validateDocs(docs: readonly YamlDoc[], file: string, bases: ReadonlyMap<string, unknown>): { cases: LoadedCase[]; problems: LoadProblem[] } {
+function validateDocs(docs: readonly YamlDoc[], file: string, bases: ReadonlyMap<string, Record<string, unknown>>): { cases: LoadedCase[]; problems: LoadProblem[] } {
   const cases: LoadedCase[] = [];
   const problems: LoadProblem[] = [];
   const folder = file.includes('/') ? file.split('/')[0]! : null;
