@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildHaystack, estimateTokens } from './haystack/build';
+import { buildHaystack, estimateTokens, scatteredLines } from './haystack/build';
 import { caseSeed, drawParams, prng } from './prng';
 import { fillTemplate } from './template';
 
@@ -62,6 +62,23 @@ describe('haystack builder', () => {
       expect(paras.filter((p) => p === spec.count.text)).toHaveLength(9);
       expect(h.filler).not.toContain('ferry toll');
     }
+  });
+  it('scatters lines in order, each once as its own paragraph, spread over the whole document', () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `${i + 1}. The lamp of house ${i + 1} is lit.`);
+    const scattered = { style: 'log' as const, tokens: 12_000, scatter: { lines: `${lines.join('\n')}\n\n`, prefix: 'Posted: ' } };
+    const h = buildHaystack(scattered, 4);
+    expect(buildHaystack(scattered, 4).text).toBe(h.text);
+    expect(scatteredLines(scattered)).toEqual(lines.map((l) => `Posted: ${l}`));
+    const paras = h.text.split('\n\n');
+    expect(h.scatterIndexes.map((i) => paras[i])).toEqual(lines.map((l) => `Posted: ${l}`));
+    expect(h.scatterIndexes.every((x, i) => i === 0 || x > h.scatterIndexes[i - 1]!)).toBe(true);
+    expect(h.scatterIndexes[0]! / h.paragraphs).toBeLessThan(0.25);
+    expect(h.scatterIndexes[39]! / h.paragraphs).toBeGreaterThan(0.75);
+    expect(Math.abs(h.tokens / 12_000 - 1)).toBeLessThan(0.05);
+    expect(h.filler).not.toContain('Posted:');
+    // more lines than gaps: every line still goes in, in order
+    const many = buildHaystack({ style: 'chronicle', tokens: 500, scatter: { lines: lines.join('\n') } }, 1);
+    expect(many.scatterIndexes.map((i) => many.text.split('\n\n')[i])).toEqual(lines);
   });
 });
 

@@ -17,6 +17,8 @@ export interface Haystack {
   needleIndexes: number[];
   /** Paragraph indexes of the counted sentence. */
   countIndexes: number[];
+  /** Paragraph index of each scattered line, in order. */
+  scatterIndexes: number[];
   /** The document without any inserted sentence (for verify: answers must not occur in filler). */
   filler: string;
   /** What it was built from (placeholders filled), so it can be rebuilt. */
@@ -85,19 +87,43 @@ function filler(spec: HaystackSpec, seed: number, reserveChars: number): string[
   return paragraphs;
 }
 
+/** The paragraphs `scatter` inserts: each non-empty line of its text (trimmed), after its prefix. */
+export function scatteredLines(spec: HaystackSpec): string[] {
+  const s = spec.scatter;
+  if (!s) return [];
+  return s.lines
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0)
+    .map((line) => `${s.prefix ?? ''}${line}`);
+}
+
+/** `k` seeded gaps in 0..n, ascending: distinct while there are enough gaps. */
+function spreadGaps(rand: Rand, k: number, n: number): number[] {
+  if (k > n + 1) return Array.from({ length: k }, () => randInt(rand, 0, n)).sort((a, b) => a - b);
+  const gaps = new Set<number>();
+  while (gaps.size < k) gaps.add(randInt(rand, 0, n));
+  return [...gaps].sort((a, b) => a - b);
+}
+
 /**
- * Builds the haystack: seeded filler, then each needle as its own paragraph at round(depth × paragraphs)
- * and the counted sentence at `times` distinct seeded positions. Same spec + seed → same text, always.
- * Needle texts must already have their placeholders filled.
+ * Builds the haystack: seeded filler, then each needle as its own paragraph at round(depth × paragraphs),
+ * the counted sentence at `times` distinct seeded positions and the scattered lines, in order, at seeded
+ * positions spread over the document. Same spec + seed → same text, always. Inserted texts must already
+ * have their placeholders filled.
  */
 export function buildHaystack(spec: HaystackSpec, seed: number): Haystack {
   const needles = spec.needles ?? [];
   const count = spec.count;
-  const reserve = needles.reduce((n, x) => n + x.text.length + 2, 0) + (count ? (count.text.length + 2) * count.times : 0);
+  const scattered = scatteredLines(spec);
+  const reserve =
+    needles.reduce((n, x) => n + x.text.length + 2, 0) +
+    (count ? (count.text.length + 2) * count.times : 0) +
+    scattered.reduce((n, line) => n + line.length + 2, 0);
   const base = filler(spec, seed, reserve);
   const n = base.length;
   // Insertions are described against the filler's gaps (0..n), then applied from the back.
-  const inserts: { gap: number; order: number; text: string; kind: 'needle' | 'count'; ref: number }[] = [];
+  const inserts: { gap: number; order: number; text: string; kind: 'needle' | 'count' | 'scatter'; ref: number }[] = [];
   needles.forEach((needle, i) => {
     const depth = Number(needle.depth);
     if (!(depth >= 0 && depth <= 1)) throw casesError('CASES_TEMPLATE', `haystack.needles[${i}].depth must be a number in [0, 1], got ${JSON.stringify(needle.depth)}`);
@@ -110,22 +136,29 @@ export function buildHaystack(spec: HaystackSpec, seed: number): Haystack {
     while (gaps.size < limit) gaps.add(randInt(rand, 0, n));
     [...gaps].forEach((gap, i) => inserts.push({ gap, order: needles.length + i, text: count.text, kind: 'count', ref: i }));
   }
-  // Within one gap, keep spec order: needles first (in order), then counted sentences.
+  if (scattered.length > 0) {
+    const after = needles.length + (count?.times ?? 0);
+    const gaps = spreadGaps(prng(hash32('scatter', seed + 104729)), scattered.length, n);
+    scattered.forEach((text, i) => inserts.push({ gap: gaps[i]!, order: after + i, text, kind: 'scatter', ref: i }));
+  }
+  // Within one gap, keep spec order: needles first (in order), then counted sentences, then scattered lines.
   inserts.sort((a, b) => a.gap - b.gap || a.order - b.order);
   const doc: string[] = [];
   const needleIndexes = new Array<number>(needles.length).fill(-1);
   const countIndexes: number[] = [];
+  const scatterIndexes: number[] = [];
   let k = 0;
   for (let gap = 0; gap <= n; gap++) {
     while (k < inserts.length && inserts[k]!.gap === gap) {
       const ins = inserts[k]!;
       if (ins.kind === 'needle') needleIndexes[ins.ref] = doc.length;
-      else countIndexes.push(doc.length);
+      else if (ins.kind === 'count') countIndexes.push(doc.length);
+      else scatterIndexes.push(doc.length);
       doc.push(ins.text);
       k++;
     }
     if (gap < n) doc.push(base[gap]!);
   }
   const text = doc.join('\n\n');
-  return { text, paragraphs: doc.length, tokens: estimateTokens(text), needleIndexes, countIndexes, filler: base.join('\n\n'), spec, seed };
+  return { text, paragraphs: doc.length, tokens: estimateTokens(text), needleIndexes, countIndexes, scatterIndexes, filler: base.join('\n\n'), spec, seed };
 }

@@ -185,6 +185,14 @@ export const HaystackSchema = z
       .strict()
       .optional()
       .describe('a sentence inserted this many times at seeded positions'),
+    scatter: z
+      .object({
+        lines: z.string().min(1).describe('one item per line, usually a derived "{{placeholder}}"'),
+        prefix: z.string().optional().describe('text put before each line'),
+      })
+      .strict()
+      .optional()
+      .describe('each non-empty line inserted, in its order, as its own paragraph at seeded positions spread over the document'),
   })
   .strict();
 export type HaystackSpec = z.infer<typeof HaystackSchema>;

@@ -1,4 +1,4 @@
-import { buildHaystack } from '../haystack/build';
+import { buildHaystack, scatteredLines } from '../haystack/build';
 import type { MaterializedCase } from '../materialize';
 import { containsNeedle } from '../text/normalize';
 
@@ -13,7 +13,7 @@ export const HAYSTACK_SIZE_TOLERANCE = 0.15;
 
 /**
  * Rebuilds the haystack and checks it: deterministic, every needle present exactly once, the counted
- * sentence exactly `times`, the size near the target, answer needles absent from the filler (so only the
+ * sentence exactly `times`, every scattered line exactly once and not in the filler, the size near the target, answer needles absent from the filler (so only the
  * inserted sentences can answer), and `min_context` large enough for prompt + answer budget.
  */
 export function haystackProblems(c: MaterializedCase): string[] {
@@ -30,6 +30,11 @@ export function haystackProblems(c: MaterializedCase): string[] {
     const n = occurrences(h.text, spec.count.text);
     if (n !== spec.count.times) problems.push(`counted sentence occurs ${n} times, expected ${spec.count.times}`);
   }
+  scatteredLines(spec).forEach((line, i) => {
+    const n = occurrences(h.text, line);
+    if (n !== 1) problems.push(`scattered line ${i + 1} occurs ${n} times, expected once`);
+    else if (h.filler.includes(line)) problems.push(`scattered line ${i + 1} also occurs in the filler text`);
+  });
   const ratio = h.tokens / spec.tokens;
   if (Math.abs(ratio - 1) > HAYSTACK_SIZE_TOLERANCE) problems.push(`haystack is ~${h.tokens} tokens, spec says ${spec.tokens}`);
   const g = c.grader;

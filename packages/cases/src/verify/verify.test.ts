@@ -116,7 +116,7 @@ describe('verify catches broken cases', () => {
 describe('verify without a sandbox', () => {
   it('checks haystacks, tool references and instruction references', async () => {
     const hay = load(
-      `id: longctx-x\ntitle: x y z\ncategory: longctx\ndifficulty: easy\nprompt: "{{haystack}} Q?"\nmax_tokens: 100\nhaystack:\n  style: chronicle\n  tokens: 2000\n  seed: 3\n  count: { text: "The weather held fair for most of the day.", times: 2 }\ngrader: { type: number }\nreference: { answer: 2 }\n`,
+      `id: longctx-x\ntitle: x y z\ncategory: longctx\ndifficulty: easy\nprompt: "{{haystack}} Q?"\nmax_tokens: 100\nhaystack:\n  style: chronicle\n  tokens: 2000\n  seed: 3\n  count: { text: "The weather held fair for most of the day.", times: 2 }\n  scatter: { lines: \"Notice 1: the east gate is shut.\\nNotice 1: the east gate is shut.\" }\ngrader: { type: number }\nreference: { answer: 2 }\n`,
       'longctx',
     );
     const tool = load(
@@ -130,6 +130,7 @@ describe('verify without a sandbox', () => {
     const report = await verifyCases([hay, tool, instruct]);
     const [h, t, i] = report.results.map((r) => own(r.problems));
     expect(h![0]).toMatch(/^counted sentence occurs \d+ times, expected 2$/);
+    expect(h![1]).toBe('scattered line 1 occurs 2 times, expected once');
     expect(t).toEqual(['reference.calls[0][0] (f): arguments.n: expected integer, got "3"']);
     expect(i).toEqual(['the reference fails its own grader: check 1 word_count failed: 2 words, expected exactly 3', 'wrong reply 1 (right) PASSES the grader']);
     expect(report.haystacks).toBe(1);
