@@ -3,9 +3,10 @@
  * instances of a generator family differ only in what makes them distinct (their id, title, a `params`
  * entry, their calibration) and share one copy of the programs and the conformance corpus. Pure.
  *
- * Rules: one level (a base never extends another case); `id` and `calibration` are never inherited (evidence
- * belongs to one question); `params` and `verify` merge one level deep (the instance's keys win); every other
- * field the instance gives replaces the base's. The merged case is the case: its revision is the one an
+ * Rules: a base may itself extend another case (a variant of a family: its own prompt, the family's
+ * programs), up to MAX_EXTENDS_DEPTH links and never in a cycle; it is resolved first. `id` and
+ * `calibration` are never inherited (evidence belongs to one question); `params` and `verify` merge one level
+ * deep (the instance's keys win); every other field the instance gives replaces the base's. The merged case is the case: its revision is the one an
  * inline copy would have, so moving a case onto a base never makes its calibration stale.
  */
 
@@ -32,14 +33,24 @@ export function extendCase(base: Doc, own: Doc): Doc {
 
 export type ExtendOutcome = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** Resolves one document against the set's documents by id (`basesOf`); a base that extends another is refused. */
+/** The longest chain of bases a case may stand on (instance → base → … ). */
+export const MAX_EXTENDS_DEPTH = 4;
+
+/** Resolves one document against the set's documents by id (`basesOf`), its base's own bases first. */
 export function resolveExtends(value: unknown, bases: ReadonlyMap<string, Doc>): ExtendOutcome {
-  const id = extendsId(value);
-  if (id === null) return { ok: true, value };
-  const base = bases.get(id);
-  if (base === undefined) return { ok: false, message: `extends "${id}": no case with that id in the set` };
-  if (extendsId(base) !== null) return { ok: false, message: `extends "${id}": that case extends another itself (one level only)` };
-  return { ok: true, value: extendCase(base, value as Doc) };
+  const chain: string[] = [];
+  const resolve = (doc: unknown): ExtendOutcome => {
+    const id = extendsId(doc);
+    if (id === null) return { ok: true, value: doc };
+    if (chain.includes(id)) return { ok: false, message: `extends "${chain[0]}": a cycle (${[...chain, id].join(' → ')})` };
+    chain.push(id);
+    if (chain.length > MAX_EXTENDS_DEPTH) return { ok: false, message: `extends "${chain[0]}": more than ${MAX_EXTENDS_DEPTH} bases in a chain (${chain.join(' → ')})` };
+    const base = bases.get(id);
+    if (base === undefined) return { ok: false, message: chain.length === 1 ? `extends "${id}": no case with that id in the set` : `extends "${chain[0]}": its base chain names "${id}", no case with that id in the set` };
+    const resolved = resolve(base);
+    return resolved.ok ? { ok: true, value: extendCase(resolved.value as Doc, doc as Doc) } : resolved;
+  };
+  return resolve(value);
 }
 
 /** id → raw document, for every mapping with an id (the first of a duplicated id; duplicates are reported apart). */

@@ -215,11 +215,20 @@ describe('loading cases that extend a base', () => {
     if (r.ok) return;
     expect(r.problems).toEqual([expect.objectContaining({ file: 'math/instances.yaml', line: 2, path: 'extends', message: 'extends "math-family-base": no case with that id in the set' })]);
   });
-  it('refuses an instance of an instance with the one-level rule, naming the file', async () => {
-    const chained = FAMILY_INSTANCE.replace('id: math-family-b20', 'id: math-family-b30').replace('extends: math-family-base', 'extends: math-family-b20');
-    const r = await loadCases(await casesDir({ 'math/base.yaml': FAMILY_BASE, 'math/instances.yaml': FAMILY_INSTANCE, 'math/chained.yaml': chained }));
-    if (r.ok) throw new Error('expected problems');
-    expect(r.problems).toEqual([expect.objectContaining({ file: 'math/chained.yaml', path: 'extends', message: 'extends "math-family-b20": that case extends another itself (one level only)' })]);
+  it('resolves an instance of an instance through both bases, and names the file of a cycle', async () => {
+    const variant = FAMILY_INSTANCE.replace('title: The seeded sum with b = 20', 'title: The seeded sum with b = 20, asked twice\nprompt: "Twice: what is {{a}} + {{b}}? End with \\"Answer: <integer>\\"."');
+    const chained = FAMILY_INSTANCE.replace('id: math-family-b20', 'id: math-family-b30').replace('extends: math-family-base', 'extends: math-family-b20').replace(/^title:.*$/m, 'title: b = 30').replace('[20]', '[30]');
+    const r = await loadCases(await casesDir({ 'math/base.yaml': FAMILY_BASE, 'math/instances.yaml': variant, 'math/chained.yaml': chained }));
+    if (!r.ok) throw new Error(r.problems.map((p) => `${p.file} ${p.path}: ${p.message}`).join('\n'));
+    const b30 = r.cases.find((c) => c.def.id === 'math-family-b30')!;
+    expect(b30.def).toMatchObject({ title: 'b = 30', prompt: expect.stringContaining('Twice:'), params: { a: { int: [1, 9] }, b: { choice: [30] } }, derive: expect.anything() });
+    expect(b30.programsOf).toBe('math-family-b20');
+    const loop = FAMILY_BASE.replace('id: math-family-base', 'id: math-family-base\nextends: math-family-b20');
+    const bad = await loadCases(await casesDir({ 'math/base.yaml': loop, 'math/instances.yaml': FAMILY_INSTANCE }));
+    if (bad.ok) throw new Error('expected problems');
+    expect(bad.problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ file: 'math/base.yaml', path: 'extends', message: 'extends "math-family-b20": a cycle (math-family-b20 → math-family-base → math-family-b20)' })]),
+    );
   });
   it('checks the merged case against the schema and the folder rule', async () => {
     const bad = `${FAMILY_INSTANCE}max_tokens: 4\n`;

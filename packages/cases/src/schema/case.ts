@@ -102,7 +102,7 @@ export const CaseSchema = z
     extends: z
       .string()
       .optional()
-      .describe("take every field not given here from this case (a family's base, by id; one level): params and verify merge one level deep, id and calibration are never inherited"),
+      .describe("take every field not given here from this case (a family's base, by id; a base may extend another, no cycles): params and verify merge one level deep, id and calibration are never inherited"),
     title: z.string().min(3),
     category: CategorySchema,
     difficulty: DifficultySchema,
