@@ -130,11 +130,8 @@ export function buildHaystack(spec: HaystackSpec, seed: number): Haystack {
     inserts.push({ gap: Math.round(depth * n), order: i, text: needle.text, kind: 'needle', ref: i });
   });
   if (count) {
-    const rand = prng(hash32('count', seed + 7919));
-    const gaps = new Set<number>();
-    const limit = Math.min(count.times, n + 1);
-    while (gaps.size < limit) gaps.add(randInt(rand, 0, n));
-    [...gaps].forEach((gap, i) => inserts.push({ gap, order: needles.length + i, text: count.text, kind: 'count', ref: i }));
+    const gaps = spreadGaps(prng(hash32('count', seed + 7919)), Math.min(count.times, n + 1), n);
+    gaps.forEach((gap, i) => inserts.push({ gap, order: needles.length + i, text: count.text, kind: 'count', ref: i }));
   }
   if (scattered.length > 0) {
     const after = needles.length + (count?.times ?? 0);
