@@ -64,6 +64,7 @@ function modelSchema(functions: boolean) {
     respond_as: z.string().min(1).optional(),
     context_length: z.number().int().positive().optional(),
     cached_tokens: count.optional(),
+    cut_at_max_tokens: z.boolean().optional(),
     answer: (functions ? z.union([answerSchema, z.custom<AnswerFn>(isFunction)]) : answerSchema).optional(),
     faults: functions
       ? z.union([faultList, z.custom<(request: SimRequestView) => unknown>(isFunction)]).optional()

@@ -5,9 +5,11 @@ export { parseSimConfig, loadSimConfig, SIM_ERRORS, DEFAULT_SIM_CONFIG } from '.
 export type { SimErrorCode } from './config';
 export { detectReasoningOff } from './request';
 export type {
+  AnswerContext,
   AnswerFn,
   ReasoningEncoding,
   SimAnswer,
+  SimAnswerError,
   SimEndpoint,
   SimEndpointOptions,
   SimFault,
