@@ -21,6 +21,7 @@ export { SseParser, readSse } from './sse';
 export type { SseEvent, SseSink } from './sse';
 export { editDistance, closestNames, didYouMean } from './names';
 export { neutralizeControls } from './controls';
+export { PREFLIGHT_PROMPT } from './preflight';
 export type {
   ChatCompleter,
   ChatMessage,

@@ -1,3 +1,4 @@
+import { PREFLIGHT_PROMPT } from '@crucibleforge/core';
 import type { TimedCompleter } from '@crucibleforge/timing';
 import type { ResolvedModel } from './config';
 import { wrongModelReason, type VerifyMode } from './guard';
@@ -30,7 +31,7 @@ export async function preflight(
   const attempted = await withRetries(
     () =>
       completeWhole(client, {
-        messages: [{ role: 'user', content: 'Reply with the single word: ready' }],
+        messages: [{ role: 'user', content: PREFLIGHT_PROMPT }],
         max_tokens: Math.min(resolved.model.max_tokens ?? 512, 512),
         temperature: 0,
         reasoning: mode,

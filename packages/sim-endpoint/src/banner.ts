@@ -5,3 +5,12 @@ export function simBannerLines(url: string, modelIds: readonly string[], apiKey:
   const curl = `curl -sN ${url}/chat/completions -H 'content-type: application/json'${auth} -d '${body}'`;
   return [`sim endpoint listening on ${url}`, `models: ${modelIds.join(', ')}`, `try: ${curl}`];
 }
+
+/** What a started relay tells its user: the sim's lines for its one model, and where the requests and replies go. */
+export function relayBannerLines(url: string, model: string, dir: string): string[] {
+  return [
+    ...simBannerLines(url, [model], undefined),
+    `relay: each chat request is written to ${dir}/req-N/conversation.txt; answer it in ${dir}/req-N/reply.md`,
+    '       (CALL <tool_name> <one-line JSON> lines call tools; the log is relay.log)',
+  ];
+}

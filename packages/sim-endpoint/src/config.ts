@@ -4,12 +4,13 @@ import { tableError, type ErrorTable } from '@crucibleforge/core';
 import { z } from 'zod';
 import type { AnswerFn, SimEndpointOptions, SimRequestView } from './types';
 
-/** The error codes this package throws (misconfiguration and listen failures only). */
-export type SimErrorCode = 'SIM_CONFIG_INVALID' | 'SIM_LISTEN_FAILED';
+/** The error codes this package throws (misconfiguration, listen failures and a relay folder it cannot write). */
+export type SimErrorCode = 'SIM_CONFIG_INVALID' | 'SIM_LISTEN_FAILED' | 'SIM_RELAY_DIR_UNUSABLE';
 
 export const SIM_ERRORS = {
   SIM_CONFIG_INVALID: { kind: 'config', retryable: false },
   SIM_LISTEN_FAILED: { kind: 'internal', retryable: false },
+  SIM_RELAY_DIR_UNUSABLE: { kind: 'storage', retryable: false },
 } as const satisfies ErrorTable<SimErrorCode>;
 
 const positive = z.number().positive();
@@ -64,6 +65,7 @@ function modelSchema(functions: boolean) {
     respond_as: z.string().min(1).optional(),
     context_length: z.number().int().positive().optional(),
     cached_tokens: count.optional(),
+    cut_at_max_tokens: z.boolean().optional(),
     answer: (functions ? z.union([answerSchema, z.custom<AnswerFn>(isFunction)]) : answerSchema).optional(),
     faults: functions
       ? z.union([faultList, z.custom<(request: SimRequestView) => unknown>(isFunction)]).optional()

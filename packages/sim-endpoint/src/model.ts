@@ -21,6 +21,7 @@ export interface ResolvedModel {
   keep_alive_ms: number;
   loading_comments: number;
   cached_tokens: number;
+  cut_at_max_tokens: boolean;
 }
 
 export function resolveModel(options: SimModelOptions): ResolvedModel {
@@ -39,6 +40,7 @@ export function resolveModel(options: SimModelOptions): ResolvedModel {
     keep_alive_ms: options.keep_alive_ms ?? 0,
     loading_comments: options.loading_comments ?? 0,
     cached_tokens: options.cached_tokens ?? 0,
+    cut_at_max_tokens: options.cut_at_max_tokens ?? true,
   };
 }
 

@@ -18,6 +18,45 @@ export interface ReplyContext {
   include_usage: boolean;
   /** Aborts when the client goes away or the endpoint closes. */
   signal: AbortSignal;
+  /** When the answer was there (performance.now()); keep-alive comments before it went out while it was awaited. */
+  answered_ms: number;
+}
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
+
+/** Sends the 200 event-stream head unless it went out already (while an answer was awaited). */
+function openStream(res: ServerResponse): void {
+  if (res.headersSent) return;
+  res.writeHead(200, SSE_HEADERS);
+  res.flushHeaders();
+}
+
+/**
+ * Awaits a (possibly slow) answer. On a stream with `keep_alive_ms`, every `keep_alive_ms` after receipt still
+ * without the answer sends `: keep-alive`, the first one opening the stream. Rejects as the answer does.
+ */
+export async function awaitWithKeepAlive<T>(answer: Promise<T>, res: ServerResponse, model: ResolvedModel, truth: SimTruth, signal: AbortSignal): Promise<T> {
+  if (!truth.stream || model.keep_alive_ms <= 0) return answer;
+  const settled = new AbortController();
+  const stop = AbortSignal.any([signal, settled.signal]);
+  const beats = (async () => {
+    for (let k = 1; await waitUntil(truth.received_ms + k * model.keep_alive_ms, stop); k++) {
+      openStream(res);
+      truth.status = 200;
+      res.write(sseFormatter(model.crlf).comment('keep-alive'));
+    }
+  })();
+  try {
+    return await answer;
+  } finally {
+    settled.abort();
+    await beats;
+  }
+}
+
+/** Fails a request whose stream is open already: one `data: {"error": …}` frame, then the end of the body. */
+export function streamError(res: ServerResponse, model: ResolvedModel, body: unknown): void {
+  res.end(sseFormatter(model.crlf).data(body));
 }
 
 function usageFor(ctx: ReplyContext) {
@@ -69,7 +108,9 @@ function preludeSteps(ctx: ReplyContext, tFirst: number): { at: number; text: st
     steps.push({ at, text: sse.data(chunk(ctx.header, { role: 'assistant', content: '' }, null, usageNull(ctx))), order: 1 });
   }
   if (model.keep_alive_ms > 0) {
-    for (let at = t0 + model.keep_alive_ms; at < tFirst; at += model.keep_alive_ms) steps.push({ at, text: sse.comment('keep-alive'), order: 2 });
+    for (let at = t0 + model.keep_alive_ms; at < tFirst; at += model.keep_alive_ms) {
+      if (at > ctx.answered_ms) steps.push({ at, text: sse.comment('keep-alive'), order: 2 });
+    }
   }
   return steps.sort((a, b) => a.at - b.at || a.order - b.order);
 }
@@ -86,8 +127,7 @@ function usageNull(ctx: ReplyContext): Record<string, unknown> {
 export async function streamReply(ctx: ReplyContext): Promise<void> {
   const { res, model, plan, truth, fault, signal } = ctx;
   const sse = sseFormatter(model.crlf);
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  res.flushHeaders();
+  openStream(res);
   const tFirst = truth.received_ms + firstTokenDelayMs(model, truth.prompt_tokens);
   truth.first_token_due_ms = tFirst;
   for (const step of preludeSteps(ctx, tFirst)) {

@@ -14,7 +14,7 @@ export class BadRequest extends Error {
 
 type Json = Record<string, unknown>;
 
-const ROLES = new Set<ChatRole>(['system', 'user', 'assistant', 'tool']);
+const ROLES = new Set<string>(['system', 'developer', 'user', 'assistant', 'tool']);
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -50,10 +50,11 @@ function message(raw: unknown, i: number): ChatMessage {
   const path = `messages[${i}]`;
   if (!isObject(raw)) throw new BadRequest(`${path} must be an object`, path);
   const role = raw.role;
-  if (typeof role !== 'string' || !ROLES.has(role as ChatRole)) {
-    throw new BadRequest(`${path}.role must be one of system, user, assistant, tool (got ${JSON.stringify(role)})`, `${path}.role`);
+  if (typeof role !== 'string' || !ROLES.has(role)) {
+    throw new BadRequest(`${path}.role must be one of system, developer, user, assistant, tool (got ${JSON.stringify(role)})`, `${path}.role`);
   }
-  const out: ChatMessage = { role: role as ChatRole, content: contentText(raw.content, `${path}.content`) };
+  // OpenAI's newer name for the system message; the view has one role for both.
+  const out: ChatMessage = { role: role === 'developer' ? 'system' : (role as ChatRole), content: contentText(raw.content, `${path}.content`) };
   const calls = toolCalls(raw.tool_calls, `${path}.tool_calls`);
   if (calls) out.tool_calls = calls;
   if (typeof raw.tool_call_id === 'string') out.tool_call_id = raw.tool_call_id;

@@ -4,10 +4,10 @@ import { tableError } from '@crucibleforge/core';
 import { checkSimOptions, SIM_ERRORS } from './config';
 import { DEFAULT_ANSWER, resolveModel, type ResolvedModel } from './model';
 import { planReply } from './plan';
-import { jsonReply, streamReply, type ReplyContext } from './reply';
+import { awaitWithKeepAlive, jsonReply, streamError, streamReply, type ReplyContext } from './reply';
 import { BadRequest, requestView, wantsUsageChunk } from './request';
 import { countPromptTokens } from './tokenize';
-import type { SimAnswer, SimEndpoint, SimEndpointOptions, SimFault, SimRequestView, SimTruth } from './types';
+import type { SimAnswer, SimAnswerError, SimEndpoint, SimEndpointOptions, SimFault, SimRequestView, SimTruth } from './types';
 import { errorBody } from './wire';
 
 /** Local servers (LM Studio, llama.cpp, Ollama) allow any origin; so does the sim, for browser clients. */
@@ -171,18 +171,6 @@ class SimServer {
       req.socket.destroy();
       return;
     }
-    let answer: SimAnswer;
-    try {
-      answer = await this.answerFor(model, view);
-    } catch (error) {
-      return fail(500, `The sim answer function failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    truth.status = 200;
-    if (fault?.kind === 'not_sse') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>\n');
-      return;
-    }
     const controller = new AbortController();
     this.inFlight.add(controller);
     res.on('close', () => {
@@ -192,6 +180,24 @@ class SimServer {
         controller.abort();
       }
     });
+    let answer: SimAnswer | SimAnswerError;
+    try {
+      answer = await awaitWithKeepAlive(this.answerFor(model, view, controller.signal), res, model, truth, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      answer = { error: { status: 500, message: `The sim answer function failed: ${error instanceof Error ? error.message : String(error)}` } };
+    }
+    if ('error' in answer) {
+      if (!res.headersSent) return fail(answer.error.status, answer.error.message);
+      return streamError(res, model, errorBody(answer.error.status, answer.error.message));
+    }
+    const answeredMs = performance.now();
+    truth.status = 200;
+    if (fault?.kind === 'not_sse') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>\n');
+      return;
+    }
     const ctx: ReplyContext = {
       res,
       model,
@@ -199,11 +205,12 @@ class SimServer {
       fault,
       include_usage: wantsUsageChunk(record),
       signal: controller.signal,
+      answered_ms: answeredMs,
       header: { id: `chatcmpl-sim-${index}`, created: Math.floor(Date.now() / 1000), model: model.options.respond_as ?? view.model },
       plan: planReply(answer, {
         encoding: model.reasoning_encoding,
         tokens_per_event: model.tokens_per_event,
-        max_tokens: view.max_tokens,
+        max_tokens: model.cut_at_max_tokens ? view.max_tokens : null,
         call_id_prefix: `call_${index}`,
       }),
     };
@@ -217,9 +224,9 @@ class SimServer {
   }
 
   /** A fixed answer loses its reasoning when the request switched reasoning off; a function decides itself. */
-  private async answerFor(model: ResolvedModel, view: SimRequestView): Promise<SimAnswer> {
+  private async answerFor(model: ResolvedModel, view: SimRequestView, signal: AbortSignal): Promise<SimAnswer | SimAnswerError> {
     const answer = model.options.answer ?? DEFAULT_ANSWER;
-    if (typeof answer === 'function') return answer(view);
+    if (typeof answer === 'function') return answer(view, { signal });
     if (view.reasoning_off) return { ...answer, reasoning: undefined };
     return answer;
   }

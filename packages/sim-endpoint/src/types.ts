@@ -39,7 +39,24 @@ export interface SimRequestView {
   body: Record<string, unknown>;
 }
 
-export type AnswerFn = (request: SimRequestView) => SimAnswer | Promise<SimAnswer>;
+/** What an answer function gets besides the request. */
+export interface AnswerContext {
+  /** Aborts when the client goes away or the endpoint closes: a slow answer function stops waiting then. */
+  signal: AbortSignal;
+}
+
+/**
+ * An answer function's refusal: the request fails with this status and an OpenAI error body, or, when a stream
+ * is already open (keep-alive comments went out while the function decided), with one in-stream error frame.
+ */
+export interface SimAnswerError {
+  error: { status: 400 | 500; message: string };
+}
+
+export type AnswerFn = (
+  request: SimRequestView,
+  context: AnswerContext,
+) => SimAnswer | SimAnswerError | Promise<SimAnswer | SimAnswerError>;
 
 export type SimFault =
   /** `retry_after_date`: send Retry-After as an HTTP date (now + retry_after_s) instead of seconds. */
@@ -72,13 +89,18 @@ export interface SimModelOptions {
   role_chunk?: boolean;
   /** CRLF line ends (default false). */
   crlf?: boolean;
-  /** `: keep-alive` comment every N ms while waiting for the first token (default off). */
+  /**
+   * `: keep-alive` comment every N ms while waiting for the first token (default off); on a stream also while an
+   * answer function is still deciding (the stream then opens at the first comment).
+   */
   keep_alive_ms?: number;
   /** `: loading model` comments sent before the first token, one per 50 ms, as a cold load would (default 0). */
   loading_comments?: number;
   /** The model name responses carry (default: the requested id). Set another to simulate a wrong model. */
   respond_as?: string;
   context_length?: number;
+  /** Cut the answer at the request's max_tokens, finish_reason `length` (default true); false sends it whole. */
+  cut_at_max_tokens?: boolean;
   /** Cached prompt tokens to report (usage.prompt_tokens_details.cached_tokens / timings.cache_n). */
   cached_tokens?: number;
   /** The answer: a fixed answer, or a function of the request (default: a short fixed sentence). */

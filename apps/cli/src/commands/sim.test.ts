@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
-import { memoryIO } from '@crucibleforge/testkit';
+import { FIXTURE_CASES_DIR, memoryIO } from '@crucibleforge/testkit';
 
 const dir = mkdtempSync(join(tmpdir(), 'cf-sim-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -84,6 +84,37 @@ describe('crucibleforge sim', () => {
     expect(missing.stderr()).toContain('nope.yaml: cannot read the sim config');
   });
 
+  it('--relay DIR serves one model whose answers are files; the runner preflight passes without a request folder', async () => {
+    const relayDir = join(dir, 'relay');
+    const run = await startSim(['--relay', 'relay', '--port', '0', '--model', 'blind']);
+    expect(run.url).toBeDefined();
+    expect(run.stdout()).toContain('models: blind');
+    expect(run.stdout()).toContain(`${relayDir}/req-N/conversation.txt`);
+    const list = await (await fetch(`${run.url}/models`)).json();
+    expect(list.data.map((m: { id: string }) => m.id)).toEqual(['blind']);
+    const config = join(dir, 'relay-models.yaml');
+    writeFileSync(config, `providers:\n  relay: { kind: generic, base_url: "${run.url}" }\nmodels:\n  solver: { provider: relay, id: blind }\n`);
+    const status = memoryIO({ cwd: dir, env: {} });
+    expect(await main(['status', '--config', config, '--results', join(dir, 'results'), '--cases', FIXTURE_CASES_DIR], status.io)).toBe(0);
+    expect(status.stdout()).toMatch(/solver → relay\/blind .*preflight ok/);
+    expect(readdirSync(relayDir).filter((n) => n.startsWith('req-'))).toEqual([]);
+    expect(readFileSync(join(relayDir, 'relay.log'), 'utf8')).toMatch(/relay started: model blind\n.* preflight answered: ready\n$/);
+    run.stop();
+    expect(await run.exit).toBe(0);
+    expect(run.stdout()).toContain('relay stopped after 1 request(s)');
+  });
+
+  it('--relay usage errors: no DIR, an empty one, with --config; --model without --relay (exit 2, nothing started)', async () => {
+    for (const argv of [['--relay'], ['--relay', '', '--port', '0'], ['--relay', 'r2', '--config', 'ok.yaml'], ['--model', 'blind']]) {
+      const t = memoryIO({ cwd: dir });
+      expect(await main(['sim', ...argv], t.io)).toBe(2);
+      expect(t.stderr()).toMatch(/^crucibleforge sim: .*(--relay|--model)/);
+      expect(t.stderr()).toContain('Usage: crucibleforge sim');
+      expect(t.stdout()).toBe('');
+    }
+    expect(existsSync(join(dir, 'r2'))).toBe(false);
+  });
+
   it('rejects a bad --port with usage (exit 2) and prints help', async () => {
     const t = memoryIO();
     expect(await main(['sim', '--port', 'abc'], t.io)).toBe(2);
@@ -94,5 +125,6 @@ describe('crucibleforge sim', () => {
     const help = memoryIO();
     expect(await main(['sim', '--help'], help.io)).toBe(0);
     expect(help.stdout()).toContain('--config FILE');
+    expect(help.stdout()).toContain('--relay DIR');
   });
 });
