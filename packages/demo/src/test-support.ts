@@ -26,7 +26,9 @@ export function view(messages: ChatMessage[], extra: Partial<SimRequestView> = {
 export async function ask(model: SimModelOptions, v: SimRequestView): Promise<SimAnswer> {
   const answer = model.answer;
   if (typeof answer !== 'function') throw new Error(`${model.id} has a fixed answer`);
-  return answer(v);
+  const got = await answer(v, { signal: new AbortController().signal });
+  if ('error' in got) throw new Error(`${model.id} refused the request: ${got.error.message}`);
+  return got;
 }
 
 /**
