@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PREFLIGHT_PROMPT } from '@crucibleforge/core';
 import { startSimEndpoint, type SimEndpoint } from '@crucibleforge/sim-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun } from './api';
@@ -23,7 +24,7 @@ beforeAll(async () => {
         answer: (v) => {
           const last = String(v.messages.at(-1)?.content ?? '');
           if (/cut off/.test(last)) return { content: 'Answer: 5' };
-          if (/single word/.test(last)) return { content: 'ready' };
+          if (last === PREFLIGHT_PROMPT) return { content: 'ready' };
           return { reasoning: 'let me think '.repeat(300), content: 'Answer: 5' };
         },
       },

@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PREFLIGHT_PROMPT } from '@crucibleforge/core';
 import { CANARY_PROBES, readFencedPrompt } from '@crucibleforge/judge';
 import { startSimEndpoint, type SimAnswer, type SimEndpoint, type SimModelOptions, type SimRequestView } from '@crucibleforge/sim-endpoint';
 
@@ -63,7 +64,7 @@ export const FAST = { first_token_base_ms: 1, decode_tps: 20_000, prefill_tps: 1
 /** Thinks until any budget runs out and ignores every thinking switch; answers only when told its reasoning was cut off. */
 export function stubbornAnswer(v: SimRequestView): SimAnswer {
   const last = String(v.messages.at(-1)?.content ?? '');
-  if (/single word/.test(last)) return { content: 'ready' };
+  if (last === PREFLIGHT_PROMPT) return { content: 'ready' };
   const speed = speedAnswer(v);
   if (speed) return speed;
   if (/cut off/.test(last)) return strongAnswer({ ...v, tools: [], messages: v.messages.filter((m) => m.role === 'user').slice(0, 1) });
